@@ -1,0 +1,64 @@
+// The state behind vkprim::Context, shared by every layer of the engine.
+#pragma once
+
+#include "core/vk.hpp"
+
+#include <vkprim/context.hpp>
+
+#include <string>
+
+namespace vkprim::detail {
+
+// The instance-level commands vkprim uses, loaded through the caller's vkGetInstanceProcAddr.
+struct InstanceFns {
+  PFN_vkGetInstanceProcAddr GetInstanceProcAddr = nullptr;
+  PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
+  PFN_vkDestroyInstance DestroyInstance = nullptr;
+  PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices = nullptr;
+  PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties = nullptr;
+  PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2 = nullptr;
+  PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2 = nullptr;
+  PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;
+  PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties = nullptr;
+  PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties = nullptr;
+  PFN_vkCreateDevice CreateDevice = nullptr;
+  PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT = nullptr;
+  PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT = nullptr;
+
+  void load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance);
+};
+
+struct ContextImpl {
+  InstanceFns vki;
+  VolkDeviceTable vk{};  // every device-level command vkprim calls
+
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  const VkAllocationCallbacks* alloc = nullptr;
+  VkPhysicalDeviceMemoryProperties memory{};
+  DeviceCaps caps;
+
+  bool owns_instance = false;
+  bool owns_device = false;
+  bool owns_pipeline_cache = false;
+  std::string pipeline_cache_path;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  MessageCallback on_message;
+
+  ContextImpl() = default;
+  ContextImpl(const ContextImpl&) = delete;
+  ContextImpl& operator=(const ContextImpl&) = delete;
+  ~ContextImpl();
+
+  Status save_pipeline_cache() const;
+};
+
+// Reads the capabilities of `pd`; `enabled` is the feature chain the device was created with
+// (nullptr: report what the device supports).
+DeviceCaps query_caps(const InstanceFns& vki, VkPhysicalDevice pd, uint32_t queue_family,
+                      const VkPhysicalDeviceFeatures2* enabled);
+
+}  // namespace vkprim::detail

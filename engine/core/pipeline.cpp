@@ -1,0 +1,128 @@
+#include "core/pipeline.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace vkprim::detail {
+
+Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& desc) {
+  const ShaderBlob& blob = shader_blob(desc.shader);
+  if (desc.push_bytes > ctx.caps.max_push_constants)
+    return make_error(Errc::limit_exceeded, std::string(blob.name) + ": push constants exceed device limit");
+  if (desc.workgroup_size > ctx.caps.max_workgroup_invocations)
+    return make_error(Errc::limit_exceeded, std::string(blob.name) + ": workgroup size " +
+                                                std::to_string(desc.workgroup_size) +
+                                                " exceeds the device limit");
+  if (desc.required_subgroup_size && !ctx.caps.subgroup_size_control)
+    return make_error(Errc::unsupported, std::string(blob.name) + ": subgroup size control is not enabled");
+  Pipeline p;
+  p.ctx_ = &ctx;
+  p.push_bytes_ = desc.push_bytes;
+  p.wg_ = desc.workgroup_size;
+  p.items_ = desc.items;
+
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.push_bytes};
+  VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  lci.pushConstantRangeCount = desc.push_bytes ? 1 : 0;
+  lci.pPushConstantRanges = &range;
+  VKPRIM_VK(ctx.vk.vkCreatePipelineLayout(ctx.device, &lci, ctx.alloc, &p.layout_));
+
+  VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  mci.codeSize = blob.words * 4;
+  mci.pCode = blob.code;
+  VkShaderModule module = VK_NULL_HANDLE;
+  VKPRIM_VK(ctx.vk.vkCreateShaderModule(ctx.device, &mci, ctx.alloc, &module));
+
+  std::vector<uint32_t> values{desc.workgroup_size, desc.items};
+  values.insert(values.end(), desc.extra_spec.begin(), desc.extra_spec.end());
+  std::vector<VkSpecializationMapEntry> entries(values.size());
+  for (uint32_t i = 0; i < values.size(); ++i) entries[i] = {i, i * 4u, 4u};
+  VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * 4,
+                            values.data()};
+
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo sgsize{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  VkComputePipelineCreateInfo cci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  cci.stage.module = module;
+  cci.stage.pName = "main";
+  cci.stage.pSpecializationInfo = &spec;
+  if (desc.required_subgroup_size) {
+    sgsize.requiredSubgroupSize = desc.required_subgroup_size;
+    cci.stage.pNext = &sgsize;
+  }
+  cci.layout = p.layout_;
+  VkResult r = ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipeline_cache, 1, &cci,
+                                               ctx.alloc, &p.pipeline_);
+  ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.alloc);
+  if (r != VK_SUCCESS) return vk_error(r, std::string("creating pipeline ") + blob.name);
+  return p;
+}
+
+Pipeline::Pipeline(Pipeline&& o) noexcept
+    : ctx_(std::exchange(o.ctx_, nullptr)),
+      layout_(std::exchange(o.layout_, VK_NULL_HANDLE)),
+      pipeline_(std::exchange(o.pipeline_, VK_NULL_HANDLE)),
+      push_bytes_(o.push_bytes_),
+      wg_(o.wg_),
+      items_(o.items_) {}
+
+Pipeline& Pipeline::operator=(Pipeline&& o) noexcept {
+  if (this != &o) {
+    reset();
+    ctx_ = std::exchange(o.ctx_, nullptr);
+    layout_ = std::exchange(o.layout_, VK_NULL_HANDLE);
+    pipeline_ = std::exchange(o.pipeline_, VK_NULL_HANDLE);
+    push_bytes_ = o.push_bytes_;
+    wg_ = o.wg_;
+    items_ = o.items_;
+  }
+  return *this;
+}
+
+Pipeline::~Pipeline() { reset(); }
+
+void Pipeline::reset() {
+  if (!ctx_) return;
+  if (pipeline_) ctx_->vk.vkDestroyPipeline(ctx_->device, pipeline_, ctx_->alloc);
+  if (layout_) ctx_->vk.vkDestroyPipelineLayout(ctx_->device, layout_, ctx_->alloc);
+  pipeline_ = VK_NULL_HANDLE;
+  layout_ = VK_NULL_HANDLE;
+  ctx_ = nullptr;
+}
+
+void Pipeline::dispatch(VkCommandBuffer cmd, const void* push, uint32_t gx, uint32_t gy) const {
+  ctx_->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  if (push_bytes_)
+    ctx_->vk.vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes_, push);
+  ctx_->vk.vkCmdDispatch(cmd, gx, gy, 1);
+}
+
+void Pipeline::dispatch_indirect(VkCommandBuffer cmd, const void* push, VkBuffer args,
+                                 VkDeviceSize offset) const {
+  ctx_->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  if (push_bytes_)
+    ctx_->vk.vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes_, push);
+  ctx_->vk.vkCmdDispatchIndirect(cmd, args, offset);
+}
+
+void compute_to_compute_barrier(const ContextImpl& ctx, VkCommandBuffer cmd) {
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  mb.dstAccessMask =
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+  ctx.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                                  VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                              0, 1, &mb, 0, nullptr, 0, nullptr);
+}
+
+uint32_t grid_groups(const ContextImpl& ctx, uint64_t items, uint32_t tile_items) {
+  uint64_t tiles = (items + tile_items - 1) / tile_items;
+  uint64_t cap = std::min<uint64_t>(ctx.caps.max_workgroup_count[0], 65535);
+  return uint32_t(std::clamp<uint64_t>(tiles, 1, cap));
+}
+
+}  // namespace vkprim::detail

@@ -1,0 +1,64 @@
+// Compute pipelines from embedded SPIR-V. Created when a primitive object is created, never
+// while recording. Every vkprim pipeline has the same shape: no descriptor sets, one push-
+// constant range holding device addresses and sizes, specialization constants 0 (workgroup
+// size) and 1 (items per invocation) plus any extra ones the pass declares from id 2 on.
+#pragma once
+
+#include "core/context_impl.hpp"
+#include "vkprim_shader_ids.hpp"
+
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+namespace vkprim::detail {
+
+struct PipelineDesc {
+  Shader shader;
+  uint32_t push_bytes = 0;
+  uint32_t workgroup_size = 256;
+  uint32_t items = 1;
+  std::vector<uint32_t> extra_spec;   // constant_id 2, 3, ...
+  uint32_t required_subgroup_size = 0; // 0: the driver's choice
+};
+
+class Pipeline {
+ public:
+  static Result<Pipeline> create(const ContextImpl& ctx, const PipelineDesc& desc);
+
+  Pipeline() = default;
+  Pipeline(Pipeline&& o) noexcept;
+  Pipeline& operator=(Pipeline&& o) noexcept;
+  ~Pipeline();
+
+  // Binds the pipeline, pushes `push` (desc.push_bytes) and dispatches `groups` workgroups.
+  void dispatch(VkCommandBuffer cmd, const void* push, uint32_t groups_x, uint32_t groups_y = 1) const;
+  void dispatch_indirect(VkCommandBuffer cmd, const void* push, VkBuffer args, VkDeviceSize offset) const;
+
+  uint32_t workgroup_size() const { return wg_; }
+  uint32_t items() const { return items_; }
+  uint32_t tile_items() const { return wg_ * items_; }
+  bool valid() const { return pipeline_ != VK_NULL_HANDLE; }
+
+ private:
+  void reset();
+  const ContextImpl* ctx_ = nullptr;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  uint32_t push_bytes_ = 0;
+  uint32_t wg_ = 0;
+  uint32_t items_ = 0;
+};
+
+// The barrier vkprim places between two of its own passes: compute-shader writes made visible
+// to compute-shader reads and writes (and indirect-argument reads) that follow.
+void compute_to_compute_barrier(const ContextImpl& ctx, VkCommandBuffer cmd);
+
+// Workgroups for a grid-stride pass over `items` items: enough to cover them, at most the
+// device's dispatch limit and never zero.
+uint32_t grid_groups(const ContextImpl& ctx, uint64_t items, uint32_t tile_items);
+
+// The largest item count one grid-stride dispatch takes (indices stay 32-bit in the shaders).
+inline constexpr uint64_t kMaxItemsPerDispatch = uint64_t(1) << 31;
+
+}  // namespace vkprim::detail

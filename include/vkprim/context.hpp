@@ -1,0 +1,135 @@
+// vkprim::Context — the device vkprim records for: adopted from the caller (a renderer's
+// instance, device and queue family) or created by vkprim. Holds vkprim's own per-device
+// function table (volk's VolkDeviceTable, loaded privately: vkprim defines and uses no global
+// vk* symbol) and the capabilities the primitives consult (DeviceCaps).
+#pragma once
+
+#include <vkprim/error.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vkprim {
+
+namespace detail {
+struct ContextImpl;
+}
+
+// What vkprim needs to know about a device; filled at adoption or creation.
+struct DeviceCaps {
+  std::string device_name;
+  std::string driver_name;   // VkPhysicalDeviceDriverProperties::driverName
+  std::string driver_info;
+  VkPhysicalDeviceType device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t vendor_id = 0;
+  uint32_t api_version = 0;
+
+  uint32_t subgroup_size = 0;        // default size compute shaders see
+  uint32_t min_subgroup_size = 0;    // range selectable with subgroup size control
+  uint32_t max_subgroup_size = 0;
+  VkSubgroupFeatureFlags subgroup_ops = 0;  // VK_SUBGROUP_FEATURE_* supported in compute
+  bool subgroup_size_control = false;       // feature enabled and compute stage supported
+  bool compute_full_subgroups = false;
+
+  uint64_t max_storage_buffer_range = 0;
+  uint64_t max_memory_allocation_size = 0;
+  uint64_t max_buffer_size = 0;             // maintenance4, else max_memory_allocation_size
+  uint32_t max_shared_memory = 0;           // maxComputeSharedMemorySize, bytes
+  uint32_t max_workgroup_invocations = 0;
+  uint32_t max_workgroup_count[3] = {0, 0, 0};
+  uint32_t max_push_constants = 0;
+
+  bool buffer_device_address = false;       // required
+  bool shader_int64 = false;                // required
+  bool shader_float64 = false;
+  bool shader_int64_atomics = false;        // shaderBufferInt64Atomics
+  bool vulkan_memory_model = false;
+  bool timeline_semaphore = false;          // required by Runtime only
+  bool host_query_reset = false;
+
+  double timestamp_period_ns = 0.0;         // 0 when the queue family has no timestamps
+  uint32_t timestamp_valid_bits = 0;
+
+  // Human-readable one-line summary of subgroup ops ("basic vote arithmetic ballot ...").
+  std::string subgroup_ops_string() const;
+  const char* device_type_string() const;
+};
+
+// Everything vkprim needs to record on a device the caller owns. The caller keeps every
+// handle alive for the Context's lifetime and passes, in `enabled_features`, the feature
+// chain it gave vkCreateDevice (VkPhysicalDeviceFeatures2 with Vulkan11/12/13Features or the
+// individual structs): vkprim cannot query what was enabled. vkprim needs Vulkan >= 1.2 with
+// bufferDeviceAddress and shaderInt64 enabled; everything else is optional and checked per call.
+struct AdoptInfo {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;                 // the family vkprim's commands will be submitted on
+  uint32_t api_version = VK_API_VERSION_1_2; // apiVersion the instance/device were created with
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+  const VkPhysicalDeviceFeatures2* enabled_features = nullptr;
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;              // optional, caller-owned
+  const VkAllocationCallbacks* allocation_callbacks = nullptr;  // optional
+};
+
+enum class MessageSeverity { verbose, info, warning, error };
+using MessageCallback = std::function<void(MessageSeverity, const char* message)>;
+
+// How vkprim creates its own instance and device.
+struct CreateInfo {
+  // Device choice: discrete GPU first, then integrated, virtual, CPU. A non-empty selector
+  // (an index into vkEnumeratePhysicalDevices or a case-insensitive name substring) overrides;
+  // when empty, the environment variable VKPRIM_DEVICE is used if set.
+  std::string device_selector;
+  // Enable VK_LAYER_KHRONOS_validation with synchronization validation. Also turned on by the
+  // environment variable VKPRIM_VALIDATION=1.
+  bool validation = false;
+  // Receives debug-utils messages (validation layer output) when set.
+  MessageCallback on_message;
+  // Persistent pipeline cache: loaded at creation if the file exists, saved by
+  // Context::save_pipeline_cache() and at destruction. Empty: in-memory cache only.
+  std::string pipeline_cache_path;
+};
+
+class Context {
+ public:
+  static Result<Context> adopt(const AdoptInfo& info);
+  static Result<Context> create(const CreateInfo& info = {});
+
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  ~Context();
+
+  const DeviceCaps& caps() const;
+  VkInstance instance() const;
+  VkPhysicalDevice physical_device() const;
+  VkDevice device() const;
+  uint32_t queue_family() const;
+  bool owns_device() const;  // true for Context::create
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr() const;
+
+  // Writes the pipeline cache to CreateInfo::pipeline_cache_path (no-op without one).
+  Status save_pipeline_cache() const;
+
+  // For the library's own layers; stable for the Context's lifetime, also across moves.
+  const detail::ContextImpl& impl() const { return *impl_; }
+
+ private:
+  explicit Context(std::unique_ptr<detail::ContextImpl> impl);
+  std::unique_ptr<detail::ContextImpl> impl_;
+};
+
+// Every physical device visible through the default loader, with its capabilities, for
+// `vkprim devices`. Devices lacking a required feature are listed with `usable == false`.
+struct DeviceListing {
+  uint32_t index = 0;
+  DeviceCaps caps;
+  bool usable = false;
+  std::string why_not;
+};
+Result<std::vector<DeviceListing>> list_devices();
+
+}  // namespace vkprim

@@ -1,0 +1,47 @@
+// Gather and scatter of 32- or 64-bit elements through 32-bit indices.
+// Synchronization owed by the caller: as for elementwise.hpp.
+#pragma once
+
+#include <vkprim/buffer.hpp>
+
+#include <memory>
+
+namespace vkprim {
+
+// dst[i] = src[indices[i]] for i < n. An index past the end of src (src.size / element_size
+// elements) reads nothing and stores `fallback` (its low element_size bytes) instead.
+class Gather {
+ public:
+  static Result<Gather> create(const Context& ctx);
+  Status record(VkCommandBuffer cmd, BufferView src, BufferView indices, BufferView dst,
+                uint64_t n, uint32_t element_size, uint64_t fallback = 0) const;
+
+  Gather(Gather&&) noexcept;
+  Gather& operator=(Gather&&) noexcept;
+  ~Gather();
+
+ private:
+  struct Impl;
+  explicit Gather(std::unique_ptr<Impl>);
+  std::unique_ptr<Impl> impl_;
+};
+
+// dst[indices[i]] = src[i] for i < n. An index past the end of dst is skipped: nothing is
+// written out of bounds. With repeated indices one of the writers wins, unspecified which.
+class Scatter {
+ public:
+  static Result<Scatter> create(const Context& ctx);
+  Status record(VkCommandBuffer cmd, BufferView src, BufferView indices, BufferView dst,
+                uint64_t n, uint32_t element_size) const;
+
+  Scatter(Scatter&&) noexcept;
+  Scatter& operator=(Scatter&&) noexcept;
+  ~Scatter();
+
+ private:
+  struct Impl;
+  explicit Scatter(std::unique_ptr<Impl>);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vkprim

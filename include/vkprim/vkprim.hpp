@@ -1,0 +1,12 @@
+// vkprim: GPU data-parallel primitives on any Vulkan 1.2 device. Umbrella header.
+#pragma once
+
+#include <vkprim/barrier.hpp>
+#include <vkprim/buffer.hpp>
+#include <vkprim/context.hpp>
+#include <vkprim/elementwise.hpp>
+#include <vkprim/error.hpp>
+#include <vkprim/gather_scatter.hpp>
+#include <vkprim/runtime.hpp>
+#include <vkprim/timing.hpp>
+#include <vkprim/types.hpp>

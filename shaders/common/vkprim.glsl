@@ -1,0 +1,25 @@
+// Shared by every vkprim shader: the extensions vkprim relies on and the buffer-reference types
+// through which all memory is addressed (no descriptors: every pass takes device addresses in
+// its push constants, which is what lets arrays exceed maxStorageBufferRange).
+#ifndef VKPRIM_GLSL
+#define VKPRIM_GLSL
+
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference2 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+
+// Workgroup size and items per invocation are specialization constants 0 and 1 in every pass.
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint ITEMS = 1;
+#define WG_SIZE gl_WorkGroupSize.x
+
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer U32x2Buf { uvec2 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Buf { uvec4 v[]; };
+
+// Tiles are visited grid-stride: workgroup w handles tiles w, w + groups, ... so one dispatch
+// of a bounded number of workgroups covers any count the host hands it (<= 2^31 items).
+#define FOR_EACH_TILE(tile, tiles) \
+  for (uint tile = gl_WorkGroupID.x; tile < (tiles); tile += gl_NumWorkGroups.x)
+
+#endif

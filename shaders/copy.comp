@@ -1,0 +1,32 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// dst[i] = src[i] for i < n, WORD-sized elements (uint or uvec4). The copy shader is the
+// bandwidth yardstick of every benchmark: it moves each byte once in, once out.
+#include "vkprim.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Src { WORD v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer Dst { WORD v[]; };
+
+layout(push_constant) uniform Push {
+  Src src;
+  Dst dst;
+  uint n;
+} pc;
+
+void main() {
+  const uint tile_items = WG_SIZE * ITEMS;
+  const uint tiles = (pc.n + tile_items - 1) / tile_items;
+  FOR_EACH_TILE(tile, tiles) {
+    const uint base = tile * tile_items + gl_LocalInvocationID.x;
+    if (base + (ITEMS - 1) * WG_SIZE < pc.n) {
+      WORD r[ITEMS];  // full tile: all loads in flight before the stores
+      for (uint k = 0; k < ITEMS; ++k) r[k] = pc.src.v[base + k * WG_SIZE];
+      for (uint k = 0; k < ITEMS; ++k) pc.dst.v[base + k * WG_SIZE] = r[k];
+    } else {
+      for (uint k = 0; k < ITEMS; ++k) {
+        const uint i = base + k * WG_SIZE;
+        if (i < pc.n) pc.dst.v[i] = pc.src.v[i];
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+#include "bench_harness.hpp"
+
+#include <vkprim/barrier.hpp>
+#include <vkprim/timing.hpp>
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+namespace vkprim::cli {
+
+uint64_t parse_count(const std::string& text, uint32_t element_bytes) {
+  std::string s;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c))) s += c;
+  if (auto caret = s.find('^'); caret != std::string::npos) {
+    uint64_t base = std::stoull(s.substr(0, caret)), exp = std::stoull(s.substr(caret + 1));
+    if (base != 2 || exp > 62) throw std::invalid_argument("size: only 2^k with k <= 62: " + text);
+    return uint64_t(1) << exp;
+  }
+  size_t pos = 0;
+  const uint64_t value = std::stoull(s, &pos);
+  const std::string unit = s.substr(pos);
+  if (unit.empty()) return value;
+  uint64_t scale = 0;
+  if (unit == "B") scale = 1;
+  else if (unit == "KiB" || unit == "K") scale = uint64_t(1) << 10;
+  else if (unit == "MiB" || unit == "M") scale = uint64_t(1) << 20;
+  else if (unit == "GiB" || unit == "G") scale = uint64_t(1) << 30;
+  else throw std::invalid_argument("size: unknown unit '" + unit + "' in " + text);
+  return value * scale / element_bytes;
+}
+
+Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
+                        const std::function<Status(VkCommandBuffer)>& op) {
+  runs = std::max(runs, 1u);
+  const auto& ctx = rt.context();
+  if (warmup) {
+    VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
+      for (uint32_t i = 0; i < warmup; ++i) {
+        VKPRIM_TRY(op(cmd));
+        full_barrier(ctx, cmd);
+      }
+      return {};
+    }));
+  }
+  auto timer = GpuTimer::create(ctx, 2 * runs);
+  if (!timer) return timer.error();
+  VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
+    timer->reset(cmd);
+    for (uint32_t i = 0; i < runs; ++i) {
+      timer->stamp(cmd, 2 * i);
+      VKPRIM_TRY(op(cmd));
+      timer->stamp(cmd, 2 * i + 1);
+      full_barrier(ctx, cmd);
+    }
+    return {};
+  }));
+  auto ms = timer->read_ms(2 * runs);
+  if (!ms) return ms.error();
+  std::vector<double> d(runs);
+  for (uint32_t i = 0; i < runs; ++i) d[i] = (*ms)[2 * i + 1] - (*ms)[2 * i];
+  std::sort(d.begin(), d.end());
+  return Timing{d[d.size() / 2], d.front()};
+}
+
+nlohmann::json to_json(const Runtime& rt, const BenchRecord& r) {
+  const auto& c = rt.caps();
+  const double s = r.t.median_ms * 1e-3;
+  nlohmann::json j = {{"device", c.device_name},
+                      {"driver", c.driver_name + " " + c.driver_info},
+                      {"subgroup_size", c.subgroup_size},
+                      {"operation", r.operation},
+                      {"type", r.type},
+                      {"n", r.n},
+                      {"median_ms", r.t.median_ms},
+                      {"min_ms", r.t.min_ms},
+                      {"items_per_s", s > 0 ? double(r.n) / s : 0.0},
+                      {"bytes", r.bytes},
+                      {"GBps", s > 0 ? r.bytes / s * 1e-9 : 0.0},
+                      {"copy_fraction", r.t.median_ms > 0 && r.copy_ms > 0 ? r.copy_ms / r.t.median_ms : 0.0},
+                      {"verified", r.verified}};
+  j.update(r.extra);
+  return j;
+}
+
+void print_table(const std::vector<BenchRecord>& records) {
+  fmt::print("{:<24} {:<5} {:>12} {:>11} {:>11} {:>12} {:>10} {:>8} {:>8}\n", "operation", "type",
+             "n", "median ms", "min ms", "Gitems/s", "GB/s", "of copy", "verified");
+  for (const auto& r : records) {
+    const double s = r.t.median_ms * 1e-3;
+    fmt::print("{:<24} {:<5} {:>12} {:>11.4f} {:>11.4f} {:>12.3f} {:>10.1f} {:>8} {:>8}\n",
+               r.operation, r.type, r.n, r.t.median_ms, r.t.min_ms,
+               s > 0 ? double(r.n) / s * 1e-9 : 0.0, s > 0 ? r.bytes / s * 1e-9 : 0.0,
+               r.copy_ms > 0 ? fmt::format("{:.0f}%", 100.0 * r.copy_ms / r.t.median_ms) : "-",
+               r.verified ? "yes" : "no");
+  }
+}
+
+}  // namespace vkprim::cli
