@@ -469,6 +469,8 @@ Result<Context> Context::create(const CreateInfo& info) {
   if (!gipa) return gipa.error();
   auto impl = std::make_unique<ContextImpl>();
   impl->on_message = info.on_message;
+  if (info.max_items_per_dispatch)
+    impl->max_items_per_dispatch = std::min(info.max_items_per_dispatch, impl->max_items_per_dispatch);
   const bool validation = info.validation || detail::env_flag("VKPRIM_VALIDATION");
   auto inst = detail::create_instance(*gipa, validation, impl.get());
   if (!inst) return inst.error();

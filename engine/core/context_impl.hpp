@@ -45,6 +45,7 @@ struct ContextImpl {
   bool owns_device = false;
   bool owns_pipeline_cache = false;
   std::string pipeline_cache_path;
+  uint64_t max_items_per_dispatch = uint64_t(1) << 31;  // CreateInfo::max_items_per_dispatch
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   MessageCallback on_message;
 

@@ -58,7 +58,5 @@ void compute_to_compute_barrier(const ContextImpl& ctx, VkCommandBuffer cmd);
 // device's dispatch limit and never zero.
 uint32_t grid_groups(const ContextImpl& ctx, uint64_t items, uint32_t tile_items);
 
-// The largest item count one grid-stride dispatch takes (indices stay 32-bit in the shaders).
-inline constexpr uint64_t kMaxItemsPerDispatch = uint64_t(1) << 31;
 
 }  // namespace vkprim::detail

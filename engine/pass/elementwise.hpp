@@ -46,14 +46,16 @@ constexpr uint32_t push_size() {
   return uint32_t(offsetof(Push, n) + sizeof(uint32_t));
 }
 
-// Records `pipe` over `items` items in dispatches of at most kMaxItemsPerDispatch items.
+// Records `pipe` over `items` items in dispatches of at most ctx.max_items_per_dispatch items
+// (2^31 by default: indices stay 32-bit in the shaders).
 // `prepare(push, first, count)` fills the push constants of the chunk [first, first + count),
 // rebasing its addresses; the chunks touch disjoint elements, so no barrier separates them.
 template <class Push, class Prepare>
 void record_chunked(const ContextImpl& ctx, const Pipeline& pipe, VkCommandBuffer cmd,
                     uint64_t items, Prepare&& prepare) {
-  for (uint64_t first = 0; first < items; first += kMaxItemsPerDispatch) {
-    const uint64_t count = std::min<uint64_t>(items - first, kMaxItemsPerDispatch);
+  const uint64_t chunk = ctx.max_items_per_dispatch;
+  for (uint64_t first = 0; first < items; first += chunk) {
+    const uint64_t count = std::min<uint64_t>(items - first, chunk);
     Push push{};
     prepare(push, first, count);
     push.n = uint32_t(count);

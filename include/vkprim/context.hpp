@@ -92,6 +92,9 @@ struct CreateInfo {
   // Persistent pipeline cache: loaded at creation if the file exists, saved by
   // Context::save_pipeline_cache() and at destruction. Empty: in-memory cache only.
   std::string pipeline_cache_path;
+  // Testing aid: the most items one dispatch of a grid-stride pass covers (0: 2^31). Set it
+  // small to exercise on small data the chunking that counts past 2^31 and 2^32 rely on.
+  uint64_t max_items_per_dispatch = 0;
 };
 
 class Context {

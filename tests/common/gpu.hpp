@@ -1,0 +1,50 @@
+// The GPU every test runs on: one Runtime per test process, created with the Khronos
+// validation layer and synchronization validation; its messages are collected here and the
+// listener in test_main.cpp fails the test case during which any arrived.
+#pragma once
+
+#include <vkprim/vkprim.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace vkprim::test {
+
+// The shared runtime (validation on). Aborts the test run if no Vulkan device is usable.
+Runtime& gpu();
+// A runtime whose dispatches cover at most kChunkedDispatchItems items, to exercise on small
+// data the dispatch splitting that counts past 2^31 items rely on.
+inline constexpr uint64_t kChunkedDispatchItems = 1000;
+Runtime& gpu_chunked();
+
+// Validation messages recorded since the current test case started.
+std::vector<std::string>& validation_messages();
+
+// Allocates a device buffer of `bytes` and fills it with a poison pattern (0xDEADBEEF words),
+// so an output the GPU never wrote cannot pass a comparison.
+Buffer poisoned(Runtime& rt, uint64_t bytes);
+
+// Deterministic pseudo-random words (a hash of the index): the same input on every run.
+uint32_t hash32(uint64_t i, uint32_t seed = 0);
+
+template <class T>
+std::vector<T> random_values(size_t n, uint32_t seed) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t bits = (uint64_t(hash32(i, seed)) << 32) | hash32(i, seed + 0x51ED);
+    if constexpr (std::is_floating_point_v<T>)
+      v[i] = T(double(int16_t(uint16_t(bits))) / 16.0);  // signed, fractional, and small enough
+                                                          // that a*x + b*y is exact in f32
+    else
+      std::memcpy(&v[i], &bits, sizeof(T));
+  }
+  return v;
+}
+
+// Sizes either side of the interesting boundaries of an element-wise pass with `tile` items
+// per workgroup: 0, 1, tile - 1, tile, tile + 1, 2 tiles + 1, and a few MB.
+std::vector<uint64_t> awkward_sizes(uint64_t tile, uint64_t large);
+
+}  // namespace vkprim::test

@@ -1,0 +1,18 @@
+# Builds and runs a consumer project: cmake -DMODE=subdir|installed -DSRC=... -DBIN=... -P
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
+  endif()
+endfunction()
+file(REMOVE_RECURSE "${BIN}")
+if(MODE STREQUAL "installed")
+  run(${CMAKE_COMMAND} --install "${VKPRIM_BINARY_DIR}" --prefix "${BIN}/prefix")
+  run(${CMAKE_COMMAND} -S "${SRC}/installed" -B "${BIN}/build" -G Ninja
+      "-DCMAKE_PREFIX_PATH=${BIN}/prefix" -DCMAKE_BUILD_TYPE=Release)
+else()
+  run(${CMAKE_COMMAND} -S "${SRC}/subdir" -B "${BIN}/build" -G Ninja
+      "-DVKPRIM_SOURCE_DIR=${VKPRIM_SOURCE_DIR}" -DVKPRIM_BUILD_SPARSE=OFF -DCMAKE_BUILD_TYPE=Release)
+endif()
+run(${CMAKE_COMMAND} --build "${BIN}/build")
+run("${BIN}/build/consumer")

@@ -1,0 +1,126 @@
+#include "gpu.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+using namespace vkprim;
+
+TEST_CASE("context records the capabilities the primitives need", "[context]") {
+  const auto& c = test::gpu().caps();
+  CHECK(!c.device_name.empty());
+  CHECK(c.api_version >= VK_API_VERSION_1_2);
+  CHECK(c.buffer_device_address);
+  CHECK(c.shader_int64);
+  CHECK(c.subgroup_size >= 1);
+  CHECK(c.min_subgroup_size <= c.subgroup_size);
+  CHECK(c.subgroup_size <= c.max_subgroup_size);
+  CHECK(c.max_storage_buffer_range > 0);
+  CHECK(c.max_shared_memory >= 16384);  // Vulkan's guaranteed minimum
+  CHECK(c.timestamp_period_ns > 0);
+  CHECK(test::gpu().context().owns_device());
+}
+
+TEST_CASE("list_devices reports at least the device the tests run on", "[context]") {
+  auto list = list_devices().value();
+  REQUIRE(!list.empty());
+  bool found = false;
+  for (auto& d : list) found |= d.usable && d.caps.device_name == test::gpu().caps().device_name;
+  CHECK(found);
+}
+
+TEST_CASE("a device selector that matches nothing is a clear error", "[context]") {
+  CreateInfo ci;
+  ci.device_selector = "no-such-device-xyz";
+  auto ctx = Context::create(ci);
+  REQUIRE_FALSE(ctx.ok());
+  CHECK(ctx.error().code == Errc::unsupported);
+  CHECK_THAT(ctx.error().message, Catch::Contains("no-such-device-xyz"));
+
+  ci.device_selector = "99";
+  auto by_index = Context::create(ci);
+  REQUIRE_FALSE(by_index.ok());
+  CHECK(by_index.error().code == Errc::invalid_argument);
+}
+
+TEST_CASE("adopting without the feature chain is refused", "[context]") {
+  const auto& ctx = test::gpu().context();
+  AdoptInfo ai;
+  ai.instance = ctx.instance();
+  ai.physical_device = ctx.physical_device();
+  ai.device = ctx.device();
+  ai.queue_family = ctx.queue_family();
+  ai.get_instance_proc_addr = ctx.get_instance_proc_addr();
+  auto adopted = Context::adopt(ai);
+  REQUIRE_FALSE(adopted.ok());
+  CHECK(adopted.error().code == Errc::invalid_argument);
+}
+
+TEST_CASE("buffers beyond the device's limits fail as errors, not crashes", "[buffer]") {
+  auto& rt = test::gpu();
+  auto huge = rt.alloc(VkDeviceSize(1) << 62);
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.error().code == Errc::limit_exceeded);
+  CHECK_THROWS_AS(huge.value(), Exception);
+}
+
+TEST_CASE("a persistent pipeline cache is written and reused", "[context]") {
+  const std::string path = "vkprim-test-pipeline-cache.bin";
+  std::remove(path.c_str());
+  {
+    CreateInfo ci;
+    ci.pipeline_cache_path = path;
+    auto ctx = Context::create(ci).value();
+    auto copy = Copy::create(ctx).value();
+    REQUIRE(ctx.save_pipeline_cache().ok());
+  }
+  FILE* f = std::fopen(path.c_str(), "rb");
+  REQUIRE(f != nullptr);
+  std::fseek(f, 0, SEEK_END);
+  CHECK(std::ftell(f) > 0);
+  std::fclose(f);
+  CreateInfo ci;
+  ci.pipeline_cache_path = path;
+  auto again = Context::create(ci);
+  CHECK(again.ok());
+  std::remove(path.c_str());
+}
+
+TEST_CASE("gpu timer measures recorded work", "[timing]") {
+  auto& rt = test::gpu();
+  auto timer = GpuTimer::create(rt.context(), 2).value();
+  auto buf = rt.alloc(1 << 20).value();
+  auto fill = Fill::create(rt.context()).value();
+  rt.submit([&](VkCommandBuffer cmd) -> Status {
+      timer.reset(cmd);
+      timer.stamp(cmd, 0);
+      VKPRIM_TRY(fill.record(cmd, buf, 1u));
+      timer.stamp(cmd, 1);
+      return {};
+    }).value();
+  auto ms = timer.read_ms(2).value();
+  CHECK(ms[0] == 0.0);
+  CHECK(ms[1] >= 0.0);
+}
+
+TEST_CASE("an error from the recording callback aborts the submission", "[runtime]") {
+  auto& rt = test::gpu();
+  auto s = rt.submit([](VkCommandBuffer) -> Status { return make_error(Errc::invalid_argument, "nope"); });
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message == "nope");
+  CHECK(rt.submit([](VkCommandBuffer) -> Status { return {}; }).ok());  // still usable
+}
+
+TEST_CASE("validation messages reach vkprim's messenger", "[validation]") {
+  // Writing a timestamp into a query that was never reset is a validation error; the message
+  // must arrive through the messenger vkprim installs for CreateInfo::on_message.
+  auto& rt = test::gpu();
+  auto timer = GpuTimer::create(rt.context(), 1).value();
+  test::validation_messages().clear();
+  (void)rt.submit([&](VkCommandBuffer cmd) -> Status {
+    timer.stamp(cmd, 0);
+    return {};
+  });
+  REQUIRE_FALSE(test::validation_messages().empty());
+  test::validation_messages().clear();  // expected here
+}
