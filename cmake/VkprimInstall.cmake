@@ -1,18 +1,25 @@
-# Install rules and the find_package(vkprim) package (vkprim::vkprim, vkprim::sparse).
+# Install rules and the find_package(vkprim) package:
+#   find_package(vkprim)                     -> vkprim::vkprim (Vulkan headers only)
+#   find_package(vkprim COMPONENTS sparse)   -> also vkprim::sparse (needs HDF5, zlib, libpng;
+#                                               enable the C language first, for FindHDF5)
 include(CMakePackageConfigHelpers)
 
 set(VKPRIM_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/vkprim")
-set(vkprim_install_targets vkprim)
-if(TARGET vkprim_sparse)
-  list(APPEND vkprim_install_targets vkprim_sparse)
-endif()
-install(TARGETS ${vkprim_install_targets} EXPORT vkprimTargets
+install(TARGETS vkprim EXPORT vkprimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/vkprim" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT vkprimTargets NAMESPACE vkprim:: DESTINATION ${VKPRIM_CMAKE_DIR})
+set(VKPRIM_HAS_SPARSE OFF)
+if(TARGET vkprim_sparse)
+  set(VKPRIM_HAS_SPARSE ON)
+  install(TARGETS vkprim_sparse EXPORT vkprimSparseTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT vkprimSparseTargets NAMESPACE vkprim:: DESTINATION ${VKPRIM_CMAKE_DIR})
+endif()
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/vkprim" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/vkprimConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/vkprimConfig.cmake" INSTALL_DESTINATION ${VKPRIM_CMAKE_DIR})
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/vkprimConfigVersion.cmake"
