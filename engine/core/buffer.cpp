@@ -45,7 +45,10 @@ std::optional<uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties&
 }  // namespace
 
 Result<Buffer> Buffer::create(const Context& ctx, VkDeviceSize size, MemoryUsage usage) {
-  const auto& impl = ctx.impl();
+  return detail::create_buffer(ctx.impl(), size, usage);
+}
+
+Result<Buffer> detail::create_buffer(const ContextImpl& impl, VkDeviceSize size, MemoryUsage usage) {
   const auto& caps = impl.caps;
   if (caps.max_buffer_size && size > caps.max_buffer_size)
     return make_error(Errc::limit_exceeded, "buffer of " + std::to_string(size) +

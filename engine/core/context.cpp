@@ -53,7 +53,7 @@ const T* find_in_chain(const void* chain, VkStructureType type) {
 struct FeatureSet {
   bool bda = false, int64 = false, float64 = false, int64_atomics = false, memory_model = false;
   bool timeline = false, host_query_reset = false, subgroup_size_control = false,
-       full_subgroups = false;
+       full_subgroups = false, subgroup_extended_types = false;
 
   static FeatureSet from_chain(const VkPhysicalDeviceFeatures2* f) {
     FeatureSet s;
@@ -66,6 +66,7 @@ struct FeatureSet {
       s.memory_model = v->vulkanMemoryModel && v->vulkanMemoryModelDeviceScope;
       s.timeline = v->timelineSemaphore;
       s.host_query_reset = v->hostQueryReset;
+      s.subgroup_extended_types = v->shaderSubgroupExtendedTypes;
     }
     if (auto* v = find_in_chain<VkPhysicalDeviceVulkan13Features>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES)) {
       s.subgroup_size_control = v->subgroupSizeControl;
@@ -359,6 +360,7 @@ DeviceCaps query_caps(const InstanceFns& vki, VkPhysicalDevice pd, uint32_t queu
   c.host_query_reset = fs.host_query_reset;
   c.subgroup_size_control = fs.subgroup_size_control && sgc_compute;
   c.compute_full_subgroups = fs.full_subgroups;
+  c.subgroup_extended_types = fs.subgroup_extended_types;
   return c;
 }
 
@@ -548,6 +550,7 @@ Result<Context> Context::create(const CreateInfo& info) {
   en.v12.vulkanMemoryModelDeviceScope = sup.v12.vulkanMemoryModelDeviceScope;
   en.v12.storageBuffer8BitAccess = sup.v12.storageBuffer8BitAccess;
   en.v12.shaderInt8 = sup.v12.shaderInt8;
+  en.v12.shaderSubgroupExtendedTypes = sup.v12.shaderSubgroupExtendedTypes;
   en.v13.subgroupSizeControl = sup.v13.subgroupSizeControl;
   en.v13.computeFullSubgroups = sup.v13.computeFullSubgroups;
   en.v13.maintenance4 = sup.v13.maintenance4;

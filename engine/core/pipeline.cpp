@@ -7,7 +7,7 @@
 namespace vkprim::detail {
 
 Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& desc) {
-  const ShaderBlob& blob = shader_blob(desc.shader);
+  const ShaderBlob& blob = desc.blob ? *desc.blob : shader_blob(desc.shader);
   if (desc.push_bytes > ctx.caps.max_push_constants)
     return make_error(Errc::limit_exceeded, std::string(blob.name) + ": push constants exceed device limit");
   if (desc.workgroup_size > ctx.caps.max_workgroup_invocations)
@@ -49,6 +49,8 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   cci.stage.module = module;
   cci.stage.pName = "main";
   cci.stage.pSpecializationInfo = &spec;
+  if (desc.full_subgroups && ctx.caps.compute_full_subgroups)
+    cci.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   if (desc.required_subgroup_size) {
     sgsize.requiredSubgroupSize = desc.required_subgroup_size;
     cci.stage.pNext = &sgsize;

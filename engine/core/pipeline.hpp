@@ -14,12 +14,14 @@
 namespace vkprim::detail {
 
 struct PipelineDesc {
-  Shader shader;
+  Shader shader{};                     // the variant (unless `blob` is set)
   uint32_t push_bytes = 0;
   uint32_t workgroup_size = 256;
   uint32_t items = 1;
   std::vector<uint32_t> extra_spec;   // constant_id 2, 3, ...
   uint32_t required_subgroup_size = 0; // 0: the driver's choice
+  bool full_subgroups = false;         // request full subgroups where the device supports it
+  const ShaderBlob* blob = nullptr;    // a variant found by name (find_shader_blob)
 };
 
 class Pipeline {

@@ -15,6 +15,12 @@
 
 namespace vkprim {
 
+class Buffer;
+enum class MemoryUsage : int;
+namespace detail {
+Result<Buffer> create_buffer(const ContextImpl& ctx, VkDeviceSize size, MemoryUsage usage);
+}
+
 // A non-owning range of device memory: `size` bytes at `address`. `buffer`/`offset` are kept
 // when known (transfer commands need them) and are VK_NULL_HANDLE/0 for address-only views.
 struct BufferView {
@@ -38,7 +44,7 @@ struct BufferView {
   uint64_t count() const { return size / sizeof(T); }
 };
 
-enum class MemoryUsage {
+enum class MemoryUsage : int {
   device,    // device-local: where primitives should run
   upload,    // host-visible, host-coherent, written by the CPU
   readback,  // host-visible, preferably cached, read by the CPU
@@ -69,6 +75,7 @@ class Buffer {
   Status invalidate() const;
 
  private:
+  friend Result<Buffer> detail::create_buffer(const detail::ContextImpl&, VkDeviceSize, MemoryUsage);
   void reset();
   const detail::ContextImpl* ctx_ = nullptr;
   VkBuffer buffer_ = VK_NULL_HANDLE;

@@ -33,6 +33,7 @@ struct DeviceCaps {
   VkSubgroupFeatureFlags subgroup_ops = 0;  // VK_SUBGROUP_FEATURE_* supported in compute
   bool subgroup_size_control = false;       // feature enabled and compute stage supported
   bool compute_full_subgroups = false;
+  bool subgroup_extended_types = false;     // subgroup operations on 64-bit types
 
   uint64_t max_storage_buffer_range = 0;
   uint64_t max_memory_allocation_size = 0;

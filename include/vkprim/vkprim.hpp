@@ -8,5 +8,6 @@
 #include <vkprim/error.hpp>
 #include <vkprim/gather_scatter.hpp>
 #include <vkprim/runtime.hpp>
+#include <vkprim/scan.hpp>
 #include <vkprim/timing.hpp>
 #include <vkprim/types.hpp>

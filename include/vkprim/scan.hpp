@@ -1,0 +1,152 @@
+// Device-wide scan and reduce (NOTES §3, §5).
+//
+// Strategies:
+//  - single pass: chained scan with decoupled look-back (Merrill & Garland 2016), safe without
+//    forward-progress guarantees by decoupled fallback (Smith, Levien & Owens, SPAA 2025): a
+//    workgroup that waits too long on a predecessor reduces that tile's input itself. Tile ids
+//    come from an atomic counter. Reads the input once: ~8 bytes moved per u32.
+//  - reduce-then-scan: reduce contiguous ranges, scan the range totals, scan each range from its
+//    prefix. Fixed combination order, so float results are bit-identical from run to run; reads
+//    the input twice; works in place.
+// The default (ScanStrategy::automatic) is single pass on GPUs and reduce-then-scan on CPU
+// devices (lavapipe), and reduce-then-scan whenever the output is the input or
+// ScanOptions::deterministic is set.
+//
+// Integer sums wrap modulo 2^bits (u32 sums past 2^32 - 1 wrap; use u64 for larger totals).
+// Float sums are not bit-exact against a serial sum (the order differs); min/max with NaN
+// inputs give unspecified results.
+//
+// Temporary storage: temp_bytes(max_n) tells what a call needs; pass a buffer that large (CUB's
+// two phases), or call reserve(max_n) once, outside recording, and pass no temp buffer to use
+// storage the object owns. The temp buffer is written by every call: calls sharing it are
+// ordered by the barrier vkprim records at the start of each call.
+//
+// Synchronization owed by the caller: as for elementwise.hpp (inputs, the count buffer for the
+// on_device form, outputs). State overwritten: compute pipeline and push constants.
+#pragma once
+
+#include <vkprim/buffer.hpp>
+#include <vkprim/types.hpp>
+
+#include <memory>
+
+namespace vkprim {
+
+enum class ScanOp { sum, min, max };
+enum class ScanStrategy { automatic, single_pass, reduce_then_scan };
+
+struct ScanOptions {
+  ScanStrategy strategy = ScanStrategy::automatic;
+  // Bit-identical results from run to run, floats included (selects reduce-then-scan).
+  bool deterministic = false;
+  // f32/f64 sums only: compensated (Kahan-Babuska) summation, error ~ n·eps² instead of n·eps.
+  bool compensated = false;
+  // Use subgroup operations where the device has them; otherwise, or when false, shared memory
+  // only (the path for devices without subgroup arithmetic).
+  bool use_subgroup_ops = true;
+  // Testing aids for the single-pass look-back: tiles whose id % stall_period is
+  // stall_period - 1 never publish their state, so successors must take the fallback path;
+  // spin_limit bounds the re-reads of a stalled predecessor before falling back (0: default).
+  uint32_t debug_stall_period = 0;
+  uint32_t spin_limit = 0;
+};
+
+// An element count: on the host, or a u32 in a GPU buffer (at most `max`, which sizes the
+// dispatch and the temporary storage) so work can be chained without a CPU round trip.
+struct Count {
+  uint64_t n = 0;
+  BufferView device{};
+  Count(uint64_t host_n) : n(host_n) {}  // NOLINT: implicit, so a plain count reads naturally
+  static Count on_device(BufferView u32_count, uint64_t max) {
+    Count c(max);
+    c.device = u32_count;
+    return c;
+  }
+  bool is_device() const { return device.address != 0; }
+};
+
+namespace detail {
+struct ScanPlan;
+}
+
+class Scan {
+ public:
+  // Errc::unsupported for f64 without shaderFloat64; invalid_argument for `compensated` with
+  // an integer type.
+  static Result<Scan> create(const Context& ctx, ValueType type, ScanOp op = ScanOp::sum,
+                             const ScanOptions& options = {});
+
+  uint64_t temp_bytes(uint64_t max_n) const;
+  Status reserve(uint64_t max_n);
+  // The strategy calls use when the output is not the input.
+  ScanStrategy strategy() const;
+  bool uses_subgroup_ops() const;
+
+  // out[i] = in[0] op ... op in[i]. `in` and `out` may be the same range (in place).
+  Status inclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n,
+                   BufferView temp = {}) const;
+  // out[0] = identity, out[i] = in[0] op ... op in[i-1]. In place allowed.
+  Status exclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n,
+                   BufferView temp = {}) const;
+
+  Scan(Scan&&) noexcept;
+  Scan& operator=(Scan&&) noexcept;
+  ~Scan();
+
+ private:
+  explicit Scan(std::unique_ptr<detail::ScanPlan>);
+  std::unique_ptr<detail::ScanPlan> plan_;
+};
+
+// out[0] = in[0] op ... op in[n-1] (the identity for n = 0), as one T. Deterministic: a fixed
+// combination order (two passes: contiguous ranges, then their totals).
+class Reduce {
+ public:
+  static Result<Reduce> create(const Context& ctx, ValueType type, ScanOp op = ScanOp::sum,
+                               const ScanOptions& options = {});
+  uint64_t temp_bytes(uint64_t max_n) const;
+  Status reserve(uint64_t max_n);
+  Status record(VkCommandBuffer cmd, BufferView in, BufferView out, Count n,
+                BufferView temp = {}) const;
+
+  Reduce(Reduce&&) noexcept;
+  Reduce& operator=(Reduce&&) noexcept;
+  ~Reduce();
+
+ private:
+  explicit Reduce(std::unique_ptr<detail::ScanPlan>);
+  std::unique_ptr<detail::ScanPlan> plan_;
+};
+
+// Segmented sums: the scan restarts at every segment head. Segments are given by head flags
+// (u32, nonzero = a segment starts here; element 0 always starts one) or by segment offsets
+// (u32 start indices, in any order; duplicates are empty segments; offsets >= n are ignored).
+// Exclusive results are 0 at each segment's first element.
+class SegmentedScan {
+ public:
+  static Result<SegmentedScan> create(const Context& ctx, ValueType type,
+                                      const ScanOptions& options = {});
+  uint64_t temp_bytes(uint64_t max_n) const;
+  Status reserve(uint64_t max_n);
+
+  Status inclusive(VkCommandBuffer cmd, BufferView in, BufferView heads, BufferView out,
+                   Count n, BufferView temp = {}) const;
+  Status exclusive(VkCommandBuffer cmd, BufferView in, BufferView heads, BufferView out,
+                   Count n, BufferView temp = {}) const;
+  Status inclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
+                              uint64_t segments, BufferView out, uint64_t n,
+                              BufferView temp = {}) const;
+  Status exclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
+                              uint64_t segments, BufferView out, uint64_t n,
+                              BufferView temp = {}) const;
+
+  SegmentedScan(SegmentedScan&&) noexcept;
+  SegmentedScan& operator=(SegmentedScan&&) noexcept;
+  ~SegmentedScan();
+
+ private:
+  explicit SegmentedScan(std::unique_ptr<detail::ScanPlan>);
+  std::unique_ptr<detail::ScanPlan> plan_;
+};
+
+}  // namespace vkprim

@@ -1,0 +1,51 @@
+// Binsparse v0.1 over HDF5 (GraphBLAS/binsparse-specification): a JSON descriptor in the
+// root group's string attribute "binsparse" and one dataset per array ("pointers_to_1",
+// "indices_0", "indices_1", "values"). What is read, written and refused is listed in
+// docs/matrix-files.md.
+//
+// Errors: Errc::io_error when the file cannot be opened, read or written; Errc::parse_error
+// for malformed descriptors or arrays (message names the file and the key or dataset);
+// Errc::unsupported for valid files vkprim does not handle (complex values, tensors of
+// rank > 2); Errc::invalid_argument when a matrix does not fit the requested index type.
+#pragma once
+
+#include <vkprim/error.hpp>
+#include <vkprim/sparse/coo.hpp>
+#include <vkprim/sparse/matrix_market.hpp>
+
+#include <cstdint>
+#include <filesystem>
+
+namespace vkprim::sparse {
+
+struct BinsparseReadOptions {
+  bool expand_symmetry = false;  // as MatrixMarketReadOptions
+  bool sum_duplicates = false;
+};
+
+// Reads COO/COOR/COOC, CSR, CSC, DCSR, DCSC, DMAT/DMATR/DMATC (every value becomes a stored
+// entry) and CVEC/VEC/DVEC (an n x 1 matrix). Index arrays of any integer type; values of
+// any integer or float type, `iso[...]` values, and `structure` symmetric_*,
+// skew_symmetric_*, hermitian_* (the stored triangle is mirrored into the lower one if
+// needed, so the result keeps the Matrix Market convention). `iso[bint8]` with value 1
+// reads as a pattern matrix. Unknown descriptor keys are ignored.
+Result<CooMatrix> read_binsparse(const std::filesystem::path& path,
+                                 const BinsparseReadOptions& options = {});
+
+enum class BinsparseFormat : uint8_t { coo, csr, csc };
+enum class IndexWidth : uint8_t { i32, i64 };
+
+struct BinsparseWriteOptions {
+  BinsparseFormat format = BinsparseFormat::csr;
+  IndexWidth index = IndexWidth::i64;            // dtype of indices and pointers
+  RealPrecision precision = RealPrecision::f64;  // dtype of real values
+};
+
+// Writes `m` (validate(m).ok() required). COO keeps m's entry order; CSR/CSC sort it
+// (duplicates kept). Integer values are int64, pattern matrices are `iso[bint8]` = 1, and a
+// non-general matrix gets `structure` *_lower or *_upper, whichever triangle holds its
+// entries (invalid_argument if it stores both: expand it first). Overwrites `path`.
+Status write_binsparse(const CooMatrix& m, const std::filesystem::path& path,
+                       const BinsparseWriteOptions& options = {});
+
+}  // namespace vkprim::sparse

@@ -1,0 +1,85 @@
+// Tile loads and stores in blocked arrangement: invocation i of a tile holds its items
+// [i * ITEMS, (i + 1) * ITEMS). Full tiles whose addresses are 16-byte aligned move 16 bytes per
+// access (ITEMS is a multiple of T_PER_VEC4 and of 4); a partial tile goes element by element and
+// never touches memory past its `valid` items.
+#ifndef VKPRIM_TILE_IO_GLSL
+#define VKPRIM_TILE_IO_GLSL
+
+#define TILE_ITEMS (gl_WorkGroupSize.x * ITEMS)
+
+// Element i of the input, with its segment-head flag (0 when `heads` is 0).
+Agg load_agg(uint64_t values, uint64_t heads, uint64_t i) {
+  const T x = TBuf(values + i * T_SIZE).v[0];
+  const uint h = heads != 0ul ? U32Buf(heads + i * 4ul).v[0] : 0u;
+  return agg_of(x, h);
+}
+
+// This invocation's items of the tile starting at element `first`; items past `valid` are the
+// identity.
+void tile_load(uint64_t values, uint64_t heads, uint64_t first, uint valid, bool aligned,
+               out Agg items[ITEMS]) {
+  const uint mine = gl_LocalInvocationID.x * ITEMS;
+  if (valid == TILE_ITEMS && aligned) {
+    U32x4Buf vin = U32x4Buf(values + first * T_SIZE);
+    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
+      const uvec4 v = vin.v[mine / T_PER_VEC4 + j];
+      for (uint e = 0; e < T_PER_VEC4; ++e) items[j * T_PER_VEC4 + e] = agg_of(t_from_vec4(v, e), 0u);
+    }
+    if (heads != 0ul) {
+      U32x4Buf hin = U32x4Buf(heads + first * 4ul);
+      for (uint j = 0; j < ITEMS / 4; ++j) {
+        const uvec4 h = hin.v[mine / 4 + j];
+        for (uint e = 0; e < 4; ++e) items[j * 4 + e] = agg_of(agg_value(items[j * 4 + e]), h[e]);
+      }
+    }
+  } else {
+    for (uint k = 0; k < ITEMS; ++k)
+      items[k] = mine + k < valid ? load_agg(values, heads, first + mine + k) : agg_identity();
+  }
+}
+
+// This invocation's share of the tile's aggregate, items in order.
+Agg thread_reduce(Agg items[ITEMS]) {
+  Agg acc = items[0];
+  for (uint k = 1; k < ITEMS; ++k) acc = agg_combine(acc, items[k]);
+  return acc;
+}
+
+// Writes the scanned items: `carry` is the combination of everything before this invocation's
+// first item; inclusive or exclusive results.
+void tile_store_scan(uint64_t dst, uint64_t first, uint valid, bool aligned, bool exclusive,
+                     Agg carry, Agg items[ITEMS]) {
+  const uint mine = gl_LocalInvocationID.x * ITEMS;
+  T vals[ITEMS];
+  for (uint k = 0; k < ITEMS; ++k) {
+    const Agg next = agg_combine(carry, items[k]);
+    vals[k] = exclusive ? agg_exclusive_value(carry, items[k]) : agg_value(next);
+    carry = next;
+  }
+  if (valid == TILE_ITEMS && aligned) {
+    U32x4Buf vout = U32x4Buf(dst + first * T_SIZE);
+    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
+      uvec4 v = uvec4(0u);
+      for (uint e = 0; e < T_PER_VEC4; ++e) t_into_vec4(v, e, vals[j * T_PER_VEC4 + e]);
+      vout.v[mine / T_PER_VEC4 + j] = v;
+    }
+  } else {
+    TBuf tout = TBuf(dst + first * T_SIZE);
+    for (uint k = 0; k < ITEMS; ++k)
+      if (mine + k < valid) tout.v[mine + k] = vals[k];
+  }
+}
+
+// Aggregates stored as AGG_WORDS 32-bit words (partials of multi-pass plans).
+void store_agg_words(uint64_t addr, uint index, Agg a) {
+  U32Buf b = U32Buf(addr);
+  for (uint i = 0; i < AGG_WORDS; ++i) b.v[index * AGG_WORDS + i] = agg_word(a, i);
+}
+Agg load_agg_words(uint64_t addr, uint index) {
+  U32Buf b = U32Buf(addr);
+  uint w[4] = uint[4](0u, 0u, 0u, 0u);
+  for (uint i = 0; i < AGG_WORDS; ++i) w[i] = b.v[index * AGG_WORDS + i];
+  return agg_from_words(w);
+}
+
+#endif

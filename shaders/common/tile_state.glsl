@@ -1,0 +1,136 @@
+// Tile state for single-pass scans: decoupled look-back (Merrill & Garland, "Single-pass
+// Parallel Prefix Scan with Decoupled Look-back", 2016) made safe on devices without
+// forward-progress guarantees by decoupled fallback (Smith, Levien & Owens, SPAA 2025): a
+// workgroup that waits too long on a predecessor reduces that tile's input itself.
+//
+// Layout of the state buffer (zeroed before every scan):
+//   word 0          tile counter (tile ids come from it, not from gl_WorkGroupID)
+//   words 4...      per tile, 2 * AGG_PIECES words: its aggregate, then its inclusive prefix.
+// Each word is TS_READY | a 16-bit piece of the value. A word is written once (atomicOr into
+// zeroed memory) and read with an atomic, so a value is seen complete or not at all and state
+// never goes backwards; no 64-bit atomics and no memory-model fences are needed.
+#ifndef VKPRIM_TILE_STATE_GLSL
+#define VKPRIM_TILE_STATE_GLSL
+
+#define AGG_PIECES (2 * AGG_WORDS)
+#define TS_READY 0x80000000u
+#define TS_HEADER_WORDS 4
+#define TS_NOT_READY 0u
+#define TS_AGGREGATE 1u
+#define TS_INCLUSIVE 2u
+
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer StateBuf { uint w[]; };
+
+uint ts_index(uint tile, uint kind, uint piece) {
+  return TS_HEADER_WORDS + (tile * 2u + kind) * AGG_PIECES + piece;
+}
+
+// kind 0: aggregate, 1: inclusive prefix.
+void ts_publish(StateBuf st, uint tile, uint kind, Agg a) {
+  for (uint i = 0; i < AGG_WORDS; ++i) {
+    const uint w = agg_word(a, i);
+    atomicOr(st.w[ts_index(tile, kind, 2 * i)], TS_READY | (w & 0xFFFFu));
+    atomicOr(st.w[ts_index(tile, kind, 2 * i + 1)], TS_READY | (w >> 16));
+  }
+}
+
+// TS_INCLUSIVE, TS_AGGREGATE or TS_NOT_READY, with the value in `a` when ready.
+uint ts_read(StateBuf st, uint tile, out Agg a) {
+  a = agg_identity();
+  for (int kind = 1; kind >= 0; --kind) {
+    uint words[4] = uint[4](0u, 0u, 0u, 0u);
+    bool ready = true;
+    for (uint i = 0; i < AGG_WORDS; ++i) {
+      const uint lo = atomicAdd(st.w[ts_index(tile, uint(kind), 2 * i)], 0u);
+      const uint hi = atomicAdd(st.w[ts_index(tile, uint(kind), 2 * i + 1)], 0u);
+      ready = ready && (lo & hi & TS_READY) != 0u;
+      words[i] = (lo & 0xFFFFu) | (hi << 16);
+    }
+    if (ready) {
+      a = agg_from_words(words);
+      return kind == 1 ? TS_INCLUSIVE : TS_AGGREGATE;
+    }
+  }
+  return TS_NOT_READY;
+}
+
+// Look-back: the combination of every tile before `tile`. Invocations 0..LB_WINDOW-1 read a
+// window of predecessors at once; invocation 0 combines them nearest-first until it meets an
+// inclusive prefix (or tile 0). A predecessor not ready after `spin_limit` re-reads is reduced
+// by this workgroup through reduce_tile(), which the including pass defines:
+//   Agg reduce_tile(uint tile)   this invocation's share of the tile's aggregate
+// All invocations must call look_back() in uniform control flow.
+#define LB_WINDOW 32u
+shared uint lb_flag[LB_WINDOW];
+shared Agg lb_val[LB_WINDOW];
+shared uint lb_status;
+shared uint lb_next;
+shared Agg lb_acc;
+
+Agg reduce_tile(uint tile);
+
+Agg look_back(StateBuf st, uint tile, uint spin_limit) {
+  const uint lid = gl_LocalInvocationID.x;
+  uint j = tile - 1u;        // the nearest predecessor not yet combined
+  uint blocked_on = 0xFFFFFFFFu;
+  uint spins = 0u;
+  if (lid == 0u) lb_acc = agg_identity();
+  for (;;) {
+    barrier();
+    if (lid < LB_WINDOW && lid <= j) {
+      Agg v;
+      lb_flag[lid] = ts_read(st, j - lid, v);
+      lb_val[lid] = v;
+    }
+    barrier();
+    if (lid == 0u) {
+      Agg acc = lb_acc;
+      uint status = 0u;  // 0: keep going, 1: blocked at lb_next, 2: done
+      uint next = j;
+      for (uint w = 0u; w < LB_WINDOW && w <= j; ++w) {
+        const uint f = lb_flag[w];
+        if (f == TS_NOT_READY) {
+          status = 1u;
+          next = j - w;
+          break;
+        }
+        acc = agg_combine(lb_val[w], acc);
+        if (f == TS_INCLUSIVE || j - w == 0u) {  // tile 0's aggregate is its inclusive prefix
+          status = 2u;
+          break;
+        }
+        next = j - w - 1u;
+      }
+      lb_acc = acc;
+      lb_status = status;
+      lb_next = next;
+    }
+    barrier();
+    const uint status = lb_status;
+    const uint next = lb_next;
+    if (status == 2u) break;
+    if (status == 1u) {
+      if (next != blocked_on) {
+        blocked_on = next;
+        spins = 0u;
+      }
+      if (++spins > spin_limit) {
+        // Decoupled fallback: do the blocking tile's reduction here.
+        Agg t = workgroup_reduce(reduce_tile(next));
+        if (lid == 0u) lb_acc = agg_combine(t, lb_acc);
+        if (next == 0u) break;
+        blocked_on = 0xFFFFFFFFu;
+        spins = 0u;
+        j = next - 1u;
+        continue;
+      }
+    }
+    j = next;
+  }
+  barrier();
+  Agg result = lb_acc;
+  barrier();
+  return result;
+}
+
+#endif

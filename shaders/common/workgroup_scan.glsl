@@ -1,0 +1,74 @@
+// Workgroup layer: one Agg per invocation scanned or reduced across the workgroup. All
+// invocations must call these in uniform control flow (they contain barriers); shared memory
+// is reused, so results must be read before the next call.
+//   SUBGROUP defined: subgroup scans, then the subgroup totals scanned by subgroup 0.
+//   otherwise:        a Hillis-Steele scan in shared memory (no subgroup operations at all).
+#ifndef VKPRIM_WORKGROUP_SCAN_GLSL
+#define VKPRIM_WORKGROUP_SCAN_GLSL
+
+#if defined(SUBGROUP)
+#include "subgroup_scan.glsl"
+#endif
+
+shared Agg wg_scratch[gl_WorkGroupSize.x];
+
+// Returns the exclusive prefix of x over the invocations before this one; `total` receives the
+// combination of all of them (the same in every invocation).
+Agg workgroup_exclusive_scan(Agg x, out Agg total) {
+  const uint lid = gl_LocalInvocationID.x;
+#if defined(SUBGROUP)
+  Agg excl = subgroup_exclusive(x);
+  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) wg_scratch[gl_SubgroupID] = agg_combine(excl, x);
+  barrier();
+  if (gl_SubgroupID == 0) {
+    // Scan the subgroup totals, a subgroup-sized chunk at a time (there may be more totals
+    // than lanes when subgroups are small).
+    Agg carry = agg_identity();
+    for (uint base = 0; base < gl_NumSubgroups; base += gl_SubgroupSize) {
+      const uint i = base + gl_SubgroupInvocationID;
+      Agg v = i < gl_NumSubgroups ? wg_scratch[i] : agg_identity();
+      Agg s = subgroup_inclusive(v);
+      Agg chunk = subgroup_reduce(v);
+      if (i < gl_NumSubgroups) wg_scratch[i] = agg_combine(carry, s);
+      carry = agg_combine(carry, chunk);
+    }
+  }
+  barrier();
+  Agg before = gl_SubgroupID == 0 ? agg_identity() : wg_scratch[gl_SubgroupID - 1];
+  total = wg_scratch[gl_NumSubgroups - 1];
+  barrier();
+  return agg_combine(before, excl);
+#else
+  wg_scratch[lid] = x;
+  barrier();
+  for (uint d = 1; d < gl_WorkGroupSize.x; d <<= 1) {
+    Agg v = lid >= d ? agg_combine(wg_scratch[lid - d], wg_scratch[lid]) : wg_scratch[lid];
+    barrier();
+    wg_scratch[lid] = v;
+    barrier();
+  }
+  Agg excl = lid == 0 ? agg_identity() : wg_scratch[lid - 1];
+  total = wg_scratch[gl_WorkGroupSize.x - 1];
+  barrier();
+  return excl;
+#endif
+}
+
+// The combination of every invocation's x, in invocation order, in every invocation.
+Agg workgroup_reduce(Agg x) {
+#if defined(SUBGROUP)
+  Agg s = subgroup_reduce(x);
+  if (gl_SubgroupInvocationID == 0) wg_scratch[gl_SubgroupID] = s;
+  barrier();
+  Agg total = agg_identity();
+  for (uint i = 0; i < gl_NumSubgroups; ++i) total = agg_combine(total, wg_scratch[i]);
+  barrier();
+  return total;
+#else
+  Agg total;
+  workgroup_exclusive_scan(x, total);
+  return total;
+#endif
+}
+
+#endif

@@ -1,0 +1,30 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Segment offsets -> head flags: heads[offsets[i]] = 1 for i < n (the heads buffer is zeroed
+// first). Offsets at or past `len` are ignored: never an out-of-bounds write.
+#include "vkprim.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer U64Buf { uint64_t v[]; };
+
+layout(push_constant) uniform Push {
+  uint64_t offsets_addr;  // n offsets, u32 or u64 (flags bit 0)
+  uint64_t heads_addr;    // len u32 flags
+  uint64_t len;
+  uint flags;
+  uint n;
+} pc;
+
+void main() {
+  const uint tile_items = WG_SIZE * ITEMS;
+  const uint tiles = (pc.n + tile_items - 1) / tile_items;
+  FOR_EACH_TILE(tile, tiles) {
+    const uint base = tile * tile_items + gl_LocalInvocationID.x;
+    for (uint k = 0; k < ITEMS; ++k) {
+      const uint i = base + k * WG_SIZE;
+      if (i < pc.n) {
+        const uint64_t o = (pc.flags & 1u) != 0u ? U64Buf(pc.offsets_addr).v[i] : uint64_t(U32Buf(pc.offsets_addr).v[i]);
+        if (o < pc.len) U32Buf(pc.heads_addr + o * 4ul).v[0] = 1u;
+      }
+    }
+  }
+}

@@ -1,0 +1,475 @@
+// Scan, reduce and segmented scan against std::inclusive_scan / exclusive_scan / a CPU twin, on
+// every type, operator, strategy and subgroup path, at awkward sizes; outputs poisoned first.
+#include "gpu.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace vkprim;
+
+namespace {
+
+constexpr uint64_t kTile32 = 256 * 16;  // tuning: scan tile of 4-byte plain aggregates
+
+template <class T>
+T identity(ScanOp op) {
+  if (op == ScanOp::sum) return T(0);
+  if (op == ScanOp::min)
+    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+}
+
+// Wrapping integer sums (signed overflow is undefined in C++, defined as wrapping on the GPU).
+template <class T>
+T combine(ScanOp op, T a, T b) {
+  if (op == ScanOp::min) return std::min(a, b);
+  if (op == ScanOp::max) return std::max(a, b);
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return T(U(a) + U(b));
+  } else {
+    return a + b;
+  }
+}
+
+template <class T>
+std::vector<T> cpu_scan(const std::vector<T>& x, ScanOp op, bool exclusive) {
+  std::vector<T> out(x.size());
+  T acc = identity<T>(op);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const T next = combine(op, acc, x[i]);
+    out[i] = exclusive ? acc : next;
+    acc = next;
+  }
+  return out;
+}
+
+// Exact for integers and min/max; for float sums, within a bound scaled to the sum of
+// magnitudes (the GPU combines in another order than the serial reference).
+template <class T>
+void check_close(const std::vector<T>& got, const std::vector<T>& want, const std::vector<T>& x,
+                 ScanOp op, bool exclusive, uint64_t tiles) {
+  REQUIRE(got.size() == want.size());
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == ScanOp::sum) {
+      const double eps = std::numeric_limits<T>::epsilon();
+      double abs_sum = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        if (!exclusive) abs_sum += std::abs(double(x[i]));
+        const double tol = double(tiles + 64) * eps * abs_sum + 1e-30;
+        if (std::abs(double(got[i]) - double(want[i])) > tol)
+          FAIL("element " << i << ": " << got[i] << " vs " << want[i] << " (tol " << tol << ")");
+        if (exclusive) abs_sum += std::abs(double(x[i]));
+      }
+      return;
+    }
+  }
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!(got[i] == want[i])) FAIL("element " << i << ": " << got[i] << " vs " << want[i]);
+}
+
+template <class T>
+void run_scan(Runtime& rt, const Scan& scan, const std::vector<T>& x, ScanOp op, bool exclusive,
+              bool in_place = false) {
+  const uint64_t n = x.size();
+  auto in = rt.upload(x).value();
+  Buffer out = in_place ? std::move(in) : test::poisoned(rt, n * sizeof(T) + 64);
+  BufferView src = in_place ? out.view() : in.view();
+  auto temp = rt.alloc(scan.temp_bytes(n)).value();
+  rt.submit([&](VkCommandBuffer cmd) {
+      return exclusive ? scan.exclusive(cmd, src, out, n, temp) : scan.inclusive(cmd, src, out, n, temp);
+    }).value();
+  auto got = rt.download<T>(out, n).value();
+  check_close(got, cpu_scan(x, op, exclusive), x, op, exclusive, n / 1024 + 1);
+  if (!in_place) {  // nothing written past n
+    auto tail = rt.download<uint32_t>(out.view().sub(n * sizeof(T), 64), 16).value();
+    for (auto w : tail) REQUIRE(w == 0xDEADBEEFu);
+  }
+}
+
+template <class T>
+void scan_matrix() {
+  auto& rt = test::gpu();
+  if (value_type_of<T>() == ValueType::f64 && !rt.caps().shader_float64) return;
+  const uint64_t tile = sizeof(T) == 4 ? kTile32 : kTile32 / 2;
+  for (ScanOp op : {ScanOp::sum, ScanOp::min, ScanOp::max}) {
+    for (ScanStrategy st : {ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {
+      for (bool sg : {true, false}) {
+        ScanOptions o;
+        o.strategy = st;
+        o.use_subgroup_ops = sg;
+        auto scan = Scan::create(rt.context(), value_type_of<T>(), op, o).value();
+        for (uint64_t n : {uint64_t(0), uint64_t(1), tile - 1, tile, tile + 1, 3 * tile + 17, uint64_t(100003)}) {
+          INFO(to_string(value_type_of<T>()) << " op=" << int(op) << " strategy=" << int(st)
+                                             << " subgroup=" << sg << " n=" << n);
+          auto x = test::random_values<T>(n, uint32_t(n) + int(op));
+          run_scan(rt, scan, x, op, false);
+          run_scan(rt, scan, x, op, true);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("scan u32 matches std::inclusive_scan and exclusive_scan", "[scan]") { scan_matrix<uint32_t>(); }
+TEST_CASE("scan i32", "[scan]") { scan_matrix<int32_t>(); }
+TEST_CASE("scan f32", "[scan]") { scan_matrix<float>(); }
+TEST_CASE("scan u64", "[scan]") { scan_matrix<uint64_t>(); }
+TEST_CASE("scan i64", "[scan]") { scan_matrix<int64_t>(); }
+TEST_CASE("scan f64", "[scan]") { scan_matrix<double>(); }
+
+TEST_CASE("scan every tail length from one tile to two tiles", "[scan][tails]") {
+  // One configuration (u32 sum, single pass), every n in [tile, 2 * tile], recorded back to
+  // back into one command buffer sharing one temp buffer (vkprim orders the calls).
+  auto& rt = test::gpu();
+  ScanOptions o;
+  o.strategy = ScanStrategy::single_pass;
+  auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
+  const uint64_t lo = kTile32, hi = 2 * kTile32;
+  auto x = test::random_values<uint32_t>(hi, 77);
+  auto in = rt.upload(x).value();
+  uint64_t total = 0;
+  for (uint64_t n = lo; n <= hi; ++n) total += n;
+  Buffer out = test::poisoned(rt, total * 4);
+  auto temp = rt.alloc(scan.temp_bytes(hi)).value();
+  rt.submit([&](VkCommandBuffer cmd) -> Status {
+      uint64_t at = 0;
+      for (uint64_t n = lo; n <= hi; ++n, at += n - 1)
+        VKPRIM_TRY(scan.inclusive(cmd, in, out.view().sub(at * 4, n * 4), n, temp));
+      return {};
+    }).value();
+  auto got = rt.download<uint32_t>(out, total).value();
+  std::vector<uint32_t> ref(hi);
+  std::inclusive_scan(x.begin(), x.end(), ref.begin());
+  uint64_t at = 0;
+  for (uint64_t n = lo; n <= hi; at += n, ++n)
+    for (uint64_t i = 0; i < n; ++i)
+      if (got[at + i] != ref[i]) FAIL("n=" << n << " element " << i);
+}
+
+TEST_CASE("scan sizes either side of powers of two", "[scan]") {
+  auto& rt = test::gpu();
+  for (auto st : {ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {
+    ScanOptions o;
+    o.strategy = st;
+    auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
+    for (int k = 10; k <= 22; k += 3)
+      for (int64_t d : {-1, 0, 1}) {
+        const uint64_t n = (uint64_t(1) << k) + d;
+        INFO("n=" << n << " strategy=" << int(st));
+        run_scan(rt, scan, test::random_values<uint32_t>(n, k), ScanOp::sum, k % 2 == 0);
+      }
+  }
+}
+
+TEST_CASE("scan of all ones is exact, and u32 sums wrap modulo 2^32", "[scan]") {
+  auto& rt = test::gpu();
+  for (auto st : {ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {
+    ScanOptions o;
+    o.strategy = st;
+    auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
+    const uint64_t n = (uint64_t(1) << 22) + 5;
+    auto in = rt.upload(std::vector<uint32_t>(n, 1u)).value();
+    Buffer out = test::poisoned(rt, n * 4);
+    auto temp = rt.alloc(scan.temp_bytes(n)).value();
+    rt.submit([&](VkCommandBuffer cmd) { return scan.inclusive(cmd, in, out, n, temp); }).value();
+    auto got = rt.download<uint32_t>(out, n).value();
+    for (uint64_t i = 0; i < n; ++i) REQUIRE(got[i] == uint32_t(i + 1));
+    // 0xFFFFFFFF summed: the documented wrap, (i + 1) * (2^32 - 1) mod 2^32.
+    auto big = rt.upload(std::vector<uint32_t>(100000, 0xFFFFFFFFu)).value();
+    rt.submit([&](VkCommandBuffer cmd) { return scan.inclusive(cmd, big, out, 100000, temp); }).value();
+    auto wrapped = rt.download<uint32_t>(out, 100000).value();
+    for (uint64_t i = 0; i < 100000; ++i) REQUIRE(wrapped[i] == uint32_t(0u - uint32_t(i + 1)));
+  }
+}
+
+TEST_CASE("single-pass scan is right when tiles stall: the decoupled fallback", "[scan][fallback]") {
+  auto& rt = test::gpu();
+  for (uint32_t period : {1u, 2u, 3u, 7u}) {
+    for (bool sg : {true, false}) {
+      ScanOptions o;
+      o.strategy = ScanStrategy::single_pass;
+      o.debug_stall_period = period;  // these tiles never publish: successors must fall back
+      o.spin_limit = 2;
+      o.use_subgroup_ops = sg;
+      for (auto type : {ValueType::u32, ValueType::f64}) {
+        INFO("period=" << period << " subgroup=" << sg << " type=" << to_string(type));
+        const uint64_t n = period == 1 ? 9 * kTile32 + 5 : 41 * kTile32 + 3;
+        if (type == ValueType::u32) {
+          auto scan = Scan::create(rt.context(), type, ScanOp::sum, o).value();
+          run_scan(rt, scan, test::random_values<uint32_t>(n, period), ScanOp::sum, false);
+          run_scan(rt, scan, test::random_values<uint32_t>(n, period), ScanOp::sum, true);
+        } else if (rt.caps().shader_float64) {
+          auto scan = Scan::create(rt.context(), type, ScanOp::max, o).value();
+          run_scan(rt, scan, test::random_values<double>(n, period), ScanOp::max, false);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("scan in place", "[scan]") {
+  auto& rt = test::gpu();
+  for (auto st : {ScanStrategy::automatic, ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {
+    ScanOptions o;
+    o.strategy = st;
+    auto scan = Scan::create(rt.context(), ValueType::i32, ScanOp::sum, o).value();
+    for (uint64_t n : {uint64_t(1), uint64_t(5000), uint64_t(300001)}) {
+      run_scan(rt, scan, test::random_values<int32_t>(n, 3), ScanOp::sum, false, true);
+      run_scan(rt, scan, test::random_values<int32_t>(n, 4), ScanOp::sum, true, true);
+    }
+  }
+}
+
+TEST_CASE("deterministic scan is bit-identical across 10 runs", "[scan][deterministic]") {
+  auto& rt = test::gpu();
+  ScanOptions o;
+  o.deterministic = true;
+  auto scan = Scan::create(rt.context(), ValueType::f32, ScanOp::sum, o).value();
+  CHECK(scan.strategy() == ScanStrategy::reduce_then_scan);
+  const uint64_t n = 1000003;
+  std::vector<float> x(n);
+  for (uint64_t i = 0; i < n; ++i) x[i] = float(test::hash32(i)) * 1e-7f - 200.0f;  // inexact sums
+  auto in = rt.upload(x).value();
+  auto temp = rt.alloc(scan.temp_bytes(n)).value();
+  std::vector<float> first;
+  for (int run = 0; run < 10; ++run) {
+    Buffer out = test::poisoned(rt, n * 4);
+    rt.submit([&](VkCommandBuffer cmd) { return scan.inclusive(cmd, in, out, n, temp); }).value();
+    auto got = rt.download<float>(out, n).value();
+    if (run == 0) {
+      first = got;
+      check_close(got, cpu_scan(x, ScanOp::sum, false), x, ScanOp::sum, false, n / 1024 + 1);
+    } else {
+      REQUIRE(std::memcmp(got.data(), first.data(), n * 4) == 0);
+    }
+  }
+}
+
+TEST_CASE("compensated f32 sums stay near the f64 reference", "[scan][reduce][compensated]") {
+  auto& rt = test::gpu();
+  // A large value then many small ones: a plain f32 sum loses the small ones.
+  const uint64_t n = 2000000;
+  std::vector<float> x(n, 1e-3f);
+  x[0] = 1e4f;
+  double exact = 0;
+  for (float v : x) exact += double(v);
+  for (bool sg : {true, false}) {
+    ScanOptions o;
+    o.compensated = true;
+    o.use_subgroup_ops = sg;
+    auto reduce = Reduce::create(rt.context(), ValueType::f32, ScanOp::sum, o).value();
+    auto in = rt.upload(x).value();
+    auto out = rt.alloc(16).value();
+    auto temp = rt.alloc(reduce.temp_bytes(n)).value();
+    rt.submit([&](VkCommandBuffer cmd) { return reduce.record(cmd, in, out, n, temp); }).value();
+    const float got = rt.download<float>(out, 1).value()[0];
+    // Within one f32 rounding of the exact total (a plain serial f32 sum is off by ~1e3).
+    CHECK(std::abs(double(got) - exact) <= 2.0 * std::abs(exact) * std::numeric_limits<float>::epsilon());
+
+    auto scan = Scan::create(rt.context(), ValueType::f32, ScanOp::sum, o).value();
+    Buffer sout = test::poisoned(rt, n * 4);
+    auto stemp = rt.alloc(scan.temp_bytes(n)).value();
+    rt.submit([&](VkCommandBuffer cmd) { return scan.inclusive(cmd, in, sout, n, stemp); }).value();
+    auto s = rt.download<float>(sout, n).value();
+    double prefix = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      prefix += double(x[i]);
+      if (std::abs(double(s[i]) - prefix) > 2.0 * prefix * std::numeric_limits<float>::epsilon())
+        FAIL("prefix " << i << ": " << s[i] << " vs " << prefix);
+    }
+  }
+  CHECK_FALSE(Scan::create(rt.context(), ValueType::u32, ScanOp::sum, [] { ScanOptions o; o.compensated = true; return o; }()).ok());
+}
+
+TEST_CASE("scan with the count read from a GPU buffer", "[scan][indirect]") {
+  auto& rt = test::gpu();
+  for (auto st : {ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {
+    ScanOptions o;
+    o.strategy = st;
+    auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
+    const uint64_t max_n = 100000;
+    for (uint32_t n : {0u, 1u, 4097u, 99999u, 100000u}) {
+      auto x = test::random_values<uint32_t>(max_n, 9);
+      auto in = rt.upload(x).value();
+      auto count = rt.upload(std::vector<uint32_t>{n}).value();
+      Buffer out = test::poisoned(rt, max_n * 4);
+      auto temp = rt.alloc(scan.temp_bytes(max_n)).value();
+      rt.submit([&](VkCommandBuffer cmd) {
+          return scan.exclusive(cmd, in, out, Count::on_device(count, max_n), temp);
+        }).value();
+      auto got = rt.download<uint32_t>(out, max_n).value();
+      std::vector<uint32_t> ref(n);
+      std::exclusive_scan(x.begin(), x.begin() + n, ref.begin(), 0u);
+      for (uint64_t i = 0; i < max_n; ++i) REQUIRE(got[i] == (i < n ? ref[i] : 0xDEADBEEFu));
+    }
+  }
+}
+
+TEST_CASE("scan beyond maxStorageBufferRange", "[scan][large]") {
+  auto& rt = test::gpu();
+  const uint64_t n = rt.caps().max_storage_buffer_range / 4 + 1000003;
+  if (n * 4 > rt.caps().max_buffer_size) {
+    WARN("device cannot hold a buffer past maxStorageBufferRange; skipped");
+    return;
+  }
+  auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum).value();
+  run_scan(rt, scan, test::random_values<uint32_t>(n, 5), ScanOp::sum, false);
+}
+
+TEST_CASE("scan reports missing or short temporary storage as errors", "[scan]") {
+  auto& rt = test::gpu();
+  auto scan = Scan::create(rt.context(), ValueType::u32).value();
+  auto buf = rt.alloc(4096 * 4).value();
+  auto st = rt.submit([&](VkCommandBuffer cmd) { return scan.inclusive(cmd, buf, buf, 4096); });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == Errc::invalid_argument);
+  auto small = rt.alloc(16).value();
+  st = rt.submit([&](VkCommandBuffer cmd) { return scan.inclusive(cmd, buf, buf, 4096, small); });
+  CHECK(st.error().code == Errc::invalid_argument);
+  // Plan-owned storage.
+  REQUIRE(scan.reserve(4096).ok());
+  auto ones = rt.upload(std::vector<uint32_t>(4096, 1u)).value();
+  rt.submit([&](VkCommandBuffer cmd) { return scan.inclusive(cmd, ones, ones, 4096); }).value();
+  CHECK(rt.download<uint32_t>(ones, 4096).value().back() == 4096u);
+}
+
+namespace {
+template <class T>
+void reduce_matrix() {
+  auto& rt = test::gpu();
+  if (value_type_of<T>() == ValueType::f64 && !rt.caps().shader_float64) return;
+  for (ScanOp op : {ScanOp::sum, ScanOp::min, ScanOp::max}) {
+    for (bool sg : {true, false}) {
+      ScanOptions o;
+      o.use_subgroup_ops = sg;
+      auto reduce = Reduce::create(rt.context(), value_type_of<T>(), op, o).value();
+      for (uint64_t n : {uint64_t(0), uint64_t(1), kTile32 - 1, kTile32 + 1, uint64_t(1) << 20, (uint64_t(1) << 22) + 3}) {
+        INFO(to_string(value_type_of<T>()) << " op=" << int(op) << " subgroup=" << sg << " n=" << n);
+        auto x = test::random_values<T>(n, uint32_t(n) * 3 + int(op));
+        auto in = rt.upload(x).value();
+        Buffer out = test::poisoned(rt, 16);
+        auto temp = rt.alloc(reduce.temp_bytes(n)).value();
+        rt.submit([&](VkCommandBuffer cmd) { return reduce.record(cmd, in, out, n, temp); }).value();
+        const T got = rt.download<T>(out, 1).value()[0];
+        T total = identity<T>(op);
+        double abs_sum = 0;
+        for (const T& v : x) {
+          total = combine(op, total, v);
+          abs_sum += std::abs(double(v));
+        }
+        if (std::is_floating_point_v<T> && op == ScanOp::sum)
+          CHECK(std::abs(double(got) - double(total)) <= 64 * std::numeric_limits<T>::epsilon() * abs_sum);
+        else
+          CHECK(got == total);
+      }
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("reduce matches a serial reduction for every type and operator", "[reduce]") {
+  reduce_matrix<uint32_t>();
+  reduce_matrix<int32_t>();
+  reduce_matrix<uint64_t>();
+  reduce_matrix<int64_t>();
+  reduce_matrix<float>();
+  reduce_matrix<double>();
+}
+
+TEST_CASE("reduce with the count read from a GPU buffer", "[reduce][indirect]") {
+  auto& rt = test::gpu();
+  auto reduce = Reduce::create(rt.context(), ValueType::u64, ScanOp::sum).value();
+  const uint64_t max_n = 50000;
+  auto x = test::random_values<uint64_t>(max_n, 2);
+  auto in = rt.upload(x).value();
+  for (uint32_t n : {0u, 7u, 50000u}) {
+    auto count = rt.upload(std::vector<uint32_t>{n}).value();
+    Buffer out = test::poisoned(rt, 8);
+    auto temp = rt.alloc(reduce.temp_bytes(max_n)).value();
+    rt.submit([&](VkCommandBuffer cmd) { return reduce.record(cmd, in, out, Count::on_device(count, max_n), temp); }).value();
+    uint64_t ref = 0;
+    for (uint32_t i = 0; i < n; ++i) ref += x[i];
+    CHECK(rt.download<uint64_t>(out, 1).value()[0] == ref);
+  }
+}
+
+namespace {
+template <class T>
+std::vector<T> cpu_segscan(const std::vector<T>& x, const std::vector<uint32_t>& heads, bool exclusive) {
+  std::vector<T> out(x.size());
+  T acc = T(0);
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (heads[i]) acc = T(0);
+    const T next = combine(ScanOp::sum, acc, x[i]);
+    out[i] = exclusive ? acc : next;
+    acc = next;
+  }
+  return out;
+}
+
+template <class T>
+void segmented_matrix() {
+  auto& rt = test::gpu();
+  if (value_type_of<T>() == ValueType::f64 && !rt.caps().shader_float64) return;
+  for (ScanStrategy st : {ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {
+    for (bool sg : {true, false}) {
+      ScanOptions o;
+      o.strategy = st;
+      o.use_subgroup_ops = sg;
+      auto seg = SegmentedScan::create(rt.context(), value_type_of<T>(), o).value();
+      for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1023), uint64_t(4097), uint64_t(70001)}) {
+        for (uint32_t density : {1u, 7u, 5000u}) {  // head every element, ~1 in 7, ~1 in 5000
+          INFO(to_string(value_type_of<T>()) << " strategy=" << int(st) << " subgroup=" << sg
+                                             << " n=" << n << " density=" << density);
+          auto x = test::random_values<T>(n, uint32_t(n) + density);
+          std::vector<uint32_t> heads(n), offsets;
+          for (uint64_t i = 0; i < n; ++i)
+            if (test::hash32(i, density) % density == 0) {
+              heads[i] = 1 + test::hash32(i) % 3;  // any nonzero value is a head
+              offsets.push_back(uint32_t(i));
+            }
+          if (!offsets.empty()) offsets.push_back(offsets.back());  // an empty segment
+          offsets.push_back(uint32_t(n + 5));                      // past the end: ignored
+          std::reverse(offsets.begin(), offsets.end());            // any order
+          auto in = rt.upload(x).value();
+          auto bheads = rt.upload(heads).value();
+          auto boffsets = rt.upload(offsets).value();
+          auto temp = rt.alloc(seg.temp_bytes(n)).value();
+          for (bool exclusive : {false, true}) {
+            auto ref = cpu_segscan(x, heads, exclusive);
+            Buffer out = test::poisoned(rt, n * sizeof(T) + 16);
+            rt.submit([&](VkCommandBuffer cmd) {
+                return exclusive ? seg.exclusive(cmd, in, bheads, out, n, temp)
+                                 : seg.inclusive(cmd, in, bheads, out, n, temp);
+              }).value();
+            check_close(rt.download<T>(out, n).value(), ref, x, ScanOp::sum, exclusive, n / 512 + 1);
+            out = test::poisoned(rt, n * sizeof(T) + 16);
+            rt.submit([&](VkCommandBuffer cmd) {
+                return exclusive ? seg.exclusive_by_offsets(cmd, in, boffsets, offsets.size(), out, n, temp)
+                                 : seg.inclusive_by_offsets(cmd, in, boffsets, offsets.size(), out, n, temp);
+              }).value();
+            std::vector<uint32_t> flags(n, 0);
+            for (auto off : offsets)
+              if (off < n) flags[off] = 1;
+            check_close(rt.download<T>(out, n).value(), cpu_segscan(x, flags, exclusive), x, ScanOp::sum, exclusive, n / 512 + 1);
+          }
+        }
+      }
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("segmented scan by head flags and by offsets", "[segmented]") {
+  segmented_matrix<uint32_t>();
+  segmented_matrix<float>();
+  segmented_matrix<int64_t>();
+  segmented_matrix<double>();
+}
