@@ -1,9 +1,11 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 // Single-pass scan with decoupled look-back and decoupled fallback (common/tile_state.glsl).
-// Each workgroup takes tiles from an atomic counter until none are left: load, scan in
-// registers and across the workgroup, publish the tile's aggregate, look back for the prefix of
-// all earlier tiles, publish the inclusive prefix, write the scanned tile.
+// One tile per workgroup, its id from an atomic counter (so tile k's predecessors have all
+// started): load, scan in registers and across the workgroup, publish the tile's aggregate,
+// look back for the prefix of all earlier tiles, publish the inclusive prefix, write the tile.
+// The dispatch may be 2-D (more tiles than maxComputeWorkGroupCount[0]); surplus workgroups
+// exit at once.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "agg.glsl"
@@ -43,33 +45,31 @@ void main() {
   const bool exclusive = (pc.flags & 1u) != 0u;
   const bool aligned = (pc.flags & 2u) != 0u;
 
-  for (;;) {
-    if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
-    barrier();
-    const uint tile = s_tile;
-    barrier();
-    if (tile >= tiles) return;
+  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
+  barrier();
+  const uint tile = UNIFORM(s_tile);
+  barrier();
+  if (tile >= tiles) return;
 
-    const uint64_t first = uint64_t(tile) * TILE_ITEMS;
-    const uint valid = uint(min(g_n - first, uint64_t(TILE_ITEMS)));
-    Agg items[ITEMS];
-    tile_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
+  const uint64_t first = uint64_t(tile) * TILE_ITEMS;
+  const uint valid = uint(min(g_n - first, uint64_t(TILE_ITEMS)));
+  Agg items[ITEMS];
+  tile_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
 
-    // Scan in registers, then across the workgroup.
-    const Agg thread_total = thread_reduce(items);
-    Agg tile_total;
-    const Agg thread_prefix = workgroup_exclusive_scan(thread_total, tile_total);
+  // Scan in registers, then across the workgroup.
+  const Agg thread_total = thread_reduce(items);
+  Agg tile_total;
+  const Agg thread_prefix = workgroup_exclusive_scan(thread_total, tile_total);
 
-    const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
-    Agg prefix = agg_identity();
-    if (tile == 0u) {
-      if (lid == 0u && publishes) ts_publish(st, 0u, 1u, tile_total);
-    } else {
-      if (lid == 0u && publishes) ts_publish(st, tile, 0u, tile_total);
-      prefix = look_back(st, tile, pc.spin_limit);
-      if (lid == 0u && publishes) ts_publish(st, tile, 1u, agg_combine(prefix, tile_total));
-    }
-
-    tile_store_scan(pc.out_addr, first, valid, aligned, exclusive, agg_combine(prefix, thread_prefix), items);
+  const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
+  Agg prefix = agg_identity();
+  if (tile == 0u) {
+    if (lid == 0u && publishes) ts_publish(st, 0u, 1u, tile_total);
+  } else {
+    if (lid == 0u && publishes) ts_publish(st, tile, 0u, tile_total);
+    prefix = look_back(st, tile, pc.spin_limit);
+    if (lid == 0u && publishes) ts_publish(st, tile, 1u, agg_combine(prefix, tile_total));
   }
+
+  tile_store_scan(pc.out_addr, first, valid, aligned, exclusive, agg_combine(prefix, thread_prefix), items);
 }

@@ -43,9 +43,12 @@ struct ScanPlan {
   uint32_t range_groups(uint64_t n) const {
     return uint32_t(std::clamp<uint64_t>(tile_count(n), 1, tuning::kRangeGroups));
   }
-  uint32_t single_groups(uint64_t n) const {
-    uint64_t cap = std::min<uint64_t>(ctx->caps.max_workgroup_count[0], tuning::kSinglePassMaxGroups);
-    return uint32_t(std::clamp<uint64_t>(tile_count(n), 1, cap));
+  // Single pass: one workgroup per tile, as a 2-D grid when there are more tiles than one
+  // dimension takes (the shader numbers tiles by atomic counter, not by workgroup id).
+  std::pair<uint32_t, uint32_t> single_groups(uint64_t n) const {
+    const uint64_t tiles = std::max<uint64_t>(tile_count(n), 1);
+    const uint64_t x = std::min<uint64_t>(tiles, ctx->caps.max_workgroup_count[0]);
+    return {uint32_t(x), uint32_t((tiles + x - 1) / x)};
   }
   uint64_t state_bytes(uint64_t n) const { return 16 + tile_count(n) * 2 * (2 * agg_words) * 4; }
   uint64_t partial_bytes(uint64_t n) const { return align16(uint64_t(range_groups(n)) * agg_words * 4); }
@@ -104,8 +107,10 @@ struct ScanPlan {
       return make_error(Errc::invalid_argument, what + ": the count buffer must hold an aligned u32");
     if (c.is_device() && c.n > 0xFFFFFFFFull)
       return make_error(Errc::invalid_argument, what + ": a device count is a u32: max must be < 2^32");
-    if (tile_count(c.n) >= (uint64_t(1) << 32))
-      return make_error(Errc::limit_exceeded, what + ": too many elements");
+    const uint64_t tiles = tile_count(c.n);
+    const uint64_t grid = uint64_t(ctx->caps.max_workgroup_count[0]) * ctx->caps.max_workgroup_count[1];
+    if (tiles >= (uint64_t(1) << 32) || tiles > grid)
+      return make_error(Errc::limit_exceeded, what + ": " + std::to_string(c.n) + " elements exceed the device's dispatch limits");
     return {};
   }
 
@@ -135,7 +140,8 @@ struct ScanPlan {
       compute_to_compute_barrier(*ctx, cmd);
       ScanTilesPush p{in.address, out.address, heads, work.address, count_addr, n,
                       flags, spin_limit, stall_period};
-      tiles.dispatch(cmd, &p, single_groups(n));
+      const auto [gx, gy] = single_groups(n);
+      tiles.dispatch(cmd, &p, gx, gy);
       return {};
     }
     const uint32_t groups = range_groups(n);
@@ -192,6 +198,7 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   const bool needs_shuffle = agg == "kahan" || agg == "segsum";
   plan->subgroup = o.use_subgroup_ops &&
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (!needs_shuffle || (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) &&
                    (plan->esz == 4 || caps.subgroup_extended_types);
   if (o.spin_limit) plan->spin_limit = o.spin_limit;

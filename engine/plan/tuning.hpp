@@ -23,8 +23,6 @@ inline constexpr uint32_t kScanWorkgroup = 256;
 constexpr uint32_t scan_items(uint32_t agg_words) { return agg_words == 1 ? 16 : agg_words == 2 ? 8 : 4; }
 // Reduce-then-scan and reduce split the tiles into at most this many contiguous ranges.
 inline constexpr uint32_t kRangeGroups = 1024;
-// Single pass: at most this many workgroups (each loops over tiles from the atomic counter).
-inline constexpr uint32_t kSinglePassMaxGroups = 65535;
 // Look-back re-reads of a predecessor that has not published before doing its work.
 inline constexpr uint32_t kSpinLimit = 256;
 

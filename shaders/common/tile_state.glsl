@@ -106,26 +106,29 @@ Agg look_back(StateBuf st, uint tile, uint spin_limit) {
       lb_next = next;
     }
     barrier();
-    const uint status = lb_status;
-    const uint next = lb_next;
+    const uint status = UNIFORM(lb_status);
+    const uint next = UNIFORM(lb_next);
     if (status == 2u) break;
+    bool fall_back = false;
     if (status == 1u) {
       if (next != blocked_on) {
         blocked_on = next;
         spins = 0u;
       }
-      if (++spins > spin_limit) {
-        // Decoupled fallback: do the blocking tile's reduction here.
-        Agg t = workgroup_reduce(reduce_tile(next));
-        if (lid == 0u) lb_acc = agg_combine(t, lb_acc);
-        if (next == 0u) break;
-        blocked_on = 0xFFFFFFFFu;
-        spins = 0u;
-        j = next - 1u;
-        continue;
-      }
+      spins += 1u;
+      fall_back = spins > spin_limit;
     }
-    j = next;
+    if (fall_back) {
+      // Decoupled fallback: do the blocking tile's reduction here.
+      const Agg t = workgroup_reduce_shared(reduce_tile(next));
+      if (lid == 0u) lb_acc = agg_combine(t, lb_acc);
+      if (next == 0u) break;
+      blocked_on = 0xFFFFFFFFu;
+      spins = 0u;
+      j = next - 1u;
+    } else {
+      j = next;
+    }
   }
   barrier();
   Agg result = lb_acc;

@@ -17,6 +17,16 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uin
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U32x2Buf { uvec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Buf { uvec4 v[]; };
 
+// UNIFORM(x): a value every invocation of the workgroup holds (read from shared memory after a
+// barrier), made visibly subgroup-uniform in subgroup builds so that compilers keep subgroups
+// converged across the loops and branches that depend on it.
+#if defined(SUBGROUP)
+#extension GL_KHR_shader_subgroup_ballot : require
+#define UNIFORM(x) subgroupBroadcastFirst(x)
+#else
+#define UNIFORM(x) (x)
+#endif
+
 // Tiles are visited grid-stride: workgroup w handles tiles w, w + groups, ... so one dispatch
 // of a bounded number of workgroups covers any count the host hands it (<= 2^31 items).
 #define FOR_EACH_TILE(tile, tiles) \

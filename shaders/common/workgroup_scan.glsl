@@ -12,6 +12,30 @@
 
 shared Agg wg_scratch[gl_WorkGroupSize.x];
 
+// The shared-memory path (Hillis-Steele), available in every build: no subgroup operations, so
+// it is also safe inside loops whose uniformity the compiler cannot see (look-back fallback).
+Agg workgroup_exclusive_scan_shared(Agg x, out Agg total) {
+  const uint lid = gl_LocalInvocationID.x;
+  wg_scratch[lid] = x;
+  barrier();
+  for (uint d = 1; d < gl_WorkGroupSize.x; d <<= 1) {
+    Agg v = lid >= d ? agg_combine(wg_scratch[lid - d], wg_scratch[lid]) : wg_scratch[lid];
+    barrier();
+    wg_scratch[lid] = v;
+    barrier();
+  }
+  Agg excl = lid == 0 ? agg_identity() : wg_scratch[lid - 1];
+  total = wg_scratch[gl_WorkGroupSize.x - 1];
+  barrier();
+  return excl;
+}
+
+Agg workgroup_reduce_shared(Agg x) {
+  Agg total;
+  workgroup_exclusive_scan_shared(x, total);
+  return total;
+}
+
 // Returns the exclusive prefix of x over the invocations before this one; `total` receives the
 // combination of all of them (the same in every invocation).
 Agg workgroup_exclusive_scan(Agg x, out Agg total) {
@@ -39,18 +63,7 @@ Agg workgroup_exclusive_scan(Agg x, out Agg total) {
   barrier();
   return agg_combine(before, excl);
 #else
-  wg_scratch[lid] = x;
-  barrier();
-  for (uint d = 1; d < gl_WorkGroupSize.x; d <<= 1) {
-    Agg v = lid >= d ? agg_combine(wg_scratch[lid - d], wg_scratch[lid]) : wg_scratch[lid];
-    barrier();
-    wg_scratch[lid] = v;
-    barrier();
-  }
-  Agg excl = lid == 0 ? agg_identity() : wg_scratch[lid - 1];
-  total = wg_scratch[gl_WorkGroupSize.x - 1];
-  barrier();
-  return excl;
+  return workgroup_exclusive_scan_shared(x, total);
 #endif
 }
 
@@ -65,9 +78,7 @@ Agg workgroup_reduce(Agg x) {
   barrier();
   return total;
 #else
-  Agg total;
-  workgroup_exclusive_scan(x, total);
-  return total;
+  return workgroup_reduce_shared(x);
 #endif
 }
 

@@ -15,4 +15,5 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 .device/bin/vkprim devices | tee "$out/devices.txt"
 nvcc -O3 -std=c++17 -arch=native -o /tmp/cub_anchors .device/cub_anchors.cu
 /tmp/cub_anchors 28 | tee "$out/cub.jsonl"
-.device/bin/vkprim bench copy fill -n 2^28 -n 2^20 -n 2^24 --runs 50 --json "$out/vkprim.jsonl"
+.device/bin/vkprim bench copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 \
+  -n 2^28 -n 2^24 -n 2^20 --runs 50 --json "$out/vkprim.jsonl"

@@ -4,10 +4,13 @@
 #include "commands.hpp"
 
 #include <vkprim/elementwise.hpp>
+#include <vkprim/scan.hpp>
 
 #include <fmt/core.h>
 
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <numeric>
@@ -23,10 +26,20 @@ struct Options {
   uint32_t warmup = 3;
   std::string json;
   bool no_verify = false;
+  std::string strategy = "auto";
+  bool no_subgroup = false;
+
+  ScanOptions scan_options() const {
+    ScanOptions so;
+    if (strategy == "single-pass") so.strategy = ScanStrategy::single_pass;
+    if (strategy == "reduce-then-scan") so.strategy = ScanStrategy::reduce_then_scan;
+    so.use_subgroup_ops = !no_subgroup;
+    return so;
+  }
 };
 
-uint32_t hash32(uint64_t i) {
-  uint32_t x = uint32_t(i) * 0x9E3779B9u ^ 0x1234567u;
+uint32_t hash32(uint64_t i, uint32_t seed = 0) {
+  uint32_t x = uint32_t(i) * 0x9E3779B9u ^ (0x1234567u + seed);
   x ^= x >> 16; x *= 0x85EBCA6Bu; x ^= x >> 13; x *= 0xC2B2AE35u; x ^= x >> 16;
   return x;
 }
@@ -75,6 +88,114 @@ Result<BenchRecord> bench_fill(Runtime& rt, uint64_t n, const Options& o, double
   return r;
 }
 
+template <class T>
+std::vector<T> bench_values(uint64_t n) {
+  std::vector<T> v(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_floating_point_v<T>) v[i] = T(hash32(i) % 1000) * T(0.001);
+    else v[i] = T(hash32(i) % 1000);
+  }
+  return v;
+}
+
+// Scans: exclusive sum over u32/u64/f32, or segmented (one head in 64), or the deterministic
+// mode. Bytes model: input read once, output written once (+ head flags for segmented).
+template <class T>
+Result<BenchRecord> bench_scan(Runtime& rt, uint64_t n, const Options& o, double copy_ms,
+                               const std::string& name, ScanOptions so, bool segmented) {
+  auto x = bench_values<T>(n);
+  auto in = rt.upload(x);
+  if (!in) return in.error();
+  auto out = rt.alloc(n * sizeof(T));
+  if (!out) return out.error();
+  std::vector<uint32_t> heads;
+  Buffer heads_buf;
+  std::optional<Scan> scan;
+  std::optional<SegmentedScan> seg;
+  uint64_t temp_bytes = 0;
+  if (segmented) {
+    heads.resize(n);
+    for (uint64_t i = 0; i < n; ++i) heads[i] = hash32(i, 3) % 64 == 0;
+    auto h = rt.upload(heads);
+    if (!h) return h.error();
+    heads_buf = std::move(*h);
+    auto s = SegmentedScan::create(rt.context(), value_type_of<T>(), so);
+    if (!s) return s.error();
+    seg.emplace(std::move(*s));
+    temp_bytes = seg->temp_bytes(n);
+  } else {
+    auto s = Scan::create(rt.context(), value_type_of<T>(), ScanOp::sum, so);
+    if (!s) return s.error();
+    scan.emplace(std::move(*s));
+    temp_bytes = scan->temp_bytes(n);
+  }
+  auto temp = rt.alloc(temp_bytes);
+  if (!temp) return temp.error();
+  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) {
+    return segmented ? seg->exclusive(cmd, *in, heads_buf, *out, n, *temp)
+                     : scan->exclusive(cmd, *in, *out, n, *temp);
+  });
+  if (!t) return t.error();
+  BenchRecord r{name, to_string(value_type_of<T>()), n,
+                double(n) * (2 * sizeof(T) + (segmented ? 4 : 0)), *t,
+                copy_ms * double(2 * sizeof(T) + (segmented ? 4 : 0)) / 8.0};
+  r.extra["strategy"] = segmented ? "default" : (scan->strategy() == ScanStrategy::single_pass ? "single_pass" : "reduce_then_scan");
+  r.extra["subgroup_ops"] = segmented ? false : scan->uses_subgroup_ops();
+  if (!o.no_verify) {
+    auto got = rt.download<T>(*out, n);
+    if (!got) return got.error();
+    T acc = T(0);
+    uint64_t bad = 0, first_bad = 0;
+    T first_got{}, first_want{};
+    for (uint64_t i = 0; i < n; ++i) {
+      if (segmented && heads[i]) acc = T(0);
+      const T want = acc;
+      acc = T(acc + x[i]);
+      const bool ok = std::is_floating_point_v<T> ? std::abs(double((*got)[i]) - double(want)) <= 1e-3 * std::abs(double(want)) + 1e-3
+                                                  : (*got)[i] == want;
+      if (!ok && bad++ == 0) {
+        first_bad = i;
+        first_got = (*got)[i];
+        first_want = want;
+      }
+    }
+    if (bad)
+      return make_error(Errc::vulkan_error,
+                        fmt::format("{}: verification failed: {} wrong, first at {} (got {}, want {})",
+                                    name, bad, first_bad, first_got, first_want));
+    r.verified = true;
+  }
+  return r;
+}
+
+template <class T>
+Result<BenchRecord> bench_reduce(Runtime& rt, uint64_t n, const Options& o, double copy_ms) {
+  auto x = bench_values<T>(n);
+  auto in = rt.upload(x);
+  if (!in) return in.error();
+  auto out = rt.alloc(16);
+  if (!out) return out.error();
+  auto red = Reduce::create(rt.context(), value_type_of<T>(), ScanOp::sum);
+  if (!red) return red.error();
+  auto temp = rt.alloc(red->temp_bytes(n));
+  if (!temp) return temp.error();
+  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) { return red->record(cmd, *in, *out, n, *temp); });
+  if (!t) return t.error();
+  BenchRecord r{"reduce", to_string(value_type_of<T>()), n, double(n) * sizeof(T), *t,
+                copy_ms * double(sizeof(T)) / 8.0};
+  if (!o.no_verify) {
+    auto got = rt.download<T>(*out, 1);
+    if (!got) return got.error();
+    double ref = 0;
+    for (T v : x) ref += double(v);
+    const bool ok = std::is_floating_point_v<T> ? std::abs(double((*got)[0]) - ref) <= 1e-4 * ref
+                                                : (*got)[0] == T(ref);
+    if (!ok) return make_error(Errc::vulkan_error, "reduce: verification failed");
+    r.verified = true;
+  }
+  return r;
+}
+
 int run(const Options& o) {
   auto rt = Runtime::create().value();
   std::vector<BenchRecord> records;
@@ -84,7 +205,19 @@ int run(const Options& o) {
     auto copy = bench_copy(rt, n, o).value();
     records.push_back(copy);
     for (const auto& op : o.ops) {
-      if (op == "fill") records.push_back(bench_fill(rt, n, o, copy.t.median_ms).value());
+      const double c = copy.t.median_ms;
+      const ScanOptions so = o.scan_options();
+      ScanOptions deterministic = so;
+      deterministic.strategy = ScanStrategy::automatic;
+      deterministic.deterministic = true;
+      if (op == "fill") records.push_back(bench_fill(rt, n, o, c).value());
+      else if (op == "scan") records.push_back(bench_scan<uint32_t>(rt, n, o, c, "scan exclusive", so, false).value());
+      else if (op == "scan-f32") records.push_back(bench_scan<float>(rt, n, o, c, "scan exclusive", so, false).value());
+      else if (op == "scan-u64") records.push_back(bench_scan<uint64_t>(rt, n / 2, o, c, "scan exclusive", so, false).value());
+      else if (op == "scan-deterministic") records.push_back(bench_scan<float>(rt, n, o, c, "scan deterministic", deterministic, false).value());
+      else if (op == "segmented-scan") records.push_back(bench_scan<float>(rt, n, o, c, "segmented scan", so, true).value());
+      else if (op == "reduce") records.push_back(bench_reduce<uint32_t>(rt, n, o, c).value());
+      else if (op == "reduce-f32") records.push_back(bench_reduce<float>(rt, n, o, c).value());
     }
   }
   fmt::print("device: {} ({} {}), subgroup size {}\n", rt.caps().device_name,
@@ -112,14 +245,21 @@ int run(const Options& o) {
 void register_bench(CLI::App& app, Action& action) {
   static Options o;
   auto* cmd = app.add_subcommand("bench", "Time a primitive on the GPU (timestamp queries)");
-  cmd->add_option("ops", o.ops, "Operations: copy, fill (copy always runs: it is the yardstick)")
+  cmd->add_option("ops", o.ops,
+                  "Operations: copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan "
+                  "reduce reduce-f32 (copy always runs: it is the yardstick). u64 runs at n/2 "
+                  "(same bytes).")
       ->required()
-      ->check(CLI::IsMember({"copy", "fill"}));
+      ->check(CLI::IsMember({"copy", "fill", "scan", "scan-f32", "scan-u64", "scan-deterministic",
+                             "segmented-scan", "reduce", "reduce-f32"}));
   cmd->add_option("-n,--n", o.sizes, "Element counts or byte sizes: 2^28, 268435456, 1GiB (repeatable)");
   cmd->add_option("--runs", o.runs, "Timed runs (median and min reported)")->check(CLI::Range(1, 100000));
   cmd->add_option("--warmup", o.warmup, "Untimed runs first");
   cmd->add_option("--json", o.json, "Write JSON lines to FILE, or - for stdout");
   cmd->add_flag("--no-verify", o.no_verify, "Skip checking the results against the CPU");
+  cmd->add_option("--strategy", o.strategy, "Scan strategy: auto, single-pass, reduce-then-scan")
+      ->check(CLI::IsMember({"auto", "single-pass", "reduce-then-scan"}));
+  cmd->add_flag("--no-subgroup", o.no_subgroup, "Scans and reductions without subgroup operations");
   cmd->callback([&action] { action = [] { return run(o); }; });
 }
 
