@@ -1,0 +1,150 @@
+// Binsparse writer: COO, CSR or CSC arrays plus the descriptor attribute.
+#include <vkprim/sparse/binsparse.hpp>
+
+#include "binsparse_descriptor.hpp"
+#include "hdf5_handle.hpp"
+
+#include <string>
+
+namespace vkprim::sparse {
+namespace {
+
+using namespace detail;
+
+// Writes a 1-D dataset of `count` elements stored as `file_type`, converted by HDF5 from
+// `mem_type`.
+Status write_dataset(hid_t file, const std::string& name, const char* ds, hid_t file_type, hid_t mem_type,
+                     const void* data, size_t count) {
+  const hsize_t dims[1] = {hsize_t(count)};
+  H5Space space(H5Screate_simple(1, dims, nullptr));
+  H5Dataset set(H5Dcreate2(file, ds, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!set.valid()) return make_error(Errc::io_error, name + ": cannot create dataset '" + std::string(ds) + "'");
+  if (count > 0 && H5Dwrite(set.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    return make_error(Errc::io_error, name + ": cannot write dataset '" + std::string(ds) + "'");
+  return {};
+}
+
+// "_lower" or "_upper": the triangle holding every stored entry of a non-general matrix.
+Result<std::string> stored_triangle(const CooMatrix& m) {
+  bool lower = true, upper = true;
+  for (int64_t k = 0; k < m.nnz(); ++k) {
+    lower = lower && m.row_indices[size_t(k)] >= m.col_indices[size_t(k)];
+    upper = upper && m.row_indices[size_t(k)] <= m.col_indices[size_t(k)];
+  }
+  if (lower) return std::string("_lower");
+  if (upper) return std::string("_upper");
+  return make_error(Errc::invalid_argument,
+                    std::string("a ") + to_string(m.symmetry) +
+                        " matrix with entries in both triangles has no Binsparse structure; expand it first");
+}
+
+}  // namespace
+
+Status write_binsparse(const CooMatrix& m, const std::filesystem::path& path, const BinsparseWriteOptions& options) {
+  VKPRIM_TRY(validate(m));
+  H5Quiet quiet;
+  const std::string name = path.string();
+  const bool i32 = options.index == IndexWidth::i32;
+  if (i32 && (m.rows > INT32_MAX || m.cols > INT32_MAX || m.nnz() > INT32_MAX))
+    return make_error(Errc::invalid_argument, name + ": a " + std::to_string(m.rows) + " x " +
+                                                  std::to_string(m.cols) + " matrix with " + std::to_string(m.nnz()) +
+                                                  " entries does not fit 32-bit indices");
+
+  BinsparseDescriptor d;
+  d.shape = {m.rows, m.cols};
+  d.stored = m.nnz();
+  if (m.symmetry != Symmetry::general) {
+    auto triangle = stored_triangle(m);
+    if (!triangle) return make_error(Errc::invalid_argument, name + ": " + triangle.error().message);
+    const char* kind = m.symmetry == Symmetry::symmetric        ? "symmetric"
+                       : m.symmetry == Symmetry::skew_symmetric ? "skew_symmetric"
+                                                                : "hermitian";
+    d.structure = kind + *triangle;
+  }
+
+  // Arrange the entries for the format.
+  const CooMatrix* entries = &m;
+  CooMatrix sorted;
+  std::vector<int64_t> pointers;
+  if (options.format == BinsparseFormat::coo) {
+    d.format = "COO";
+  } else {
+    const bool csc = options.format == BinsparseFormat::csc;
+    d.format = csc ? "CSC" : "CSR";
+    CooMatrix source = m;
+    if (csc) transpose(source);
+    auto csr = to_csr(source, false);
+    if (!csr) return make_error(csr.error().code, name + ": " + csr.error().message);
+    pointers = std::move(csr->row_offsets);
+    sorted.rows = m.rows;
+    sorted.cols = m.cols;
+    sorted.field = m.field;
+    sorted.col_indices = std::move(csr->col_indices);  // minor indices (indices_1)
+    sorted.real_values = std::move(csr->real_values);
+    sorted.integer_values = std::move(csr->integer_values);
+    entries = &sorted;
+  }
+
+  const BinsparseType index_type{i32 ? "int32" : "int64"};
+  const hid_t index_file_type = i32 ? H5T_STD_I32LE : H5T_STD_I64LE;
+  if (d.format == "COO") {
+    d.data_types["indices_0"] = index_type;
+    d.data_types["indices_1"] = index_type;
+  } else {
+    d.data_types["pointers_to_1"] = index_type;
+    d.data_types["indices_1"] = index_type;
+  }
+  BinsparseType value_type;
+  switch (m.field) {
+    case Field::real: value_type.scalar = options.precision == RealPrecision::f32 ? "float32" : "float64"; break;
+    case Field::integer: value_type.scalar = "int64"; break;
+    case Field::pattern: value_type = {"bint8", true, false}; break;
+  }
+  d.data_types["values"] = value_type;
+
+  H5File file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  if (!file.valid()) return make_error(Errc::io_error, name + ": cannot create HDF5 file");
+
+  const std::string json = make_binsparse_descriptor(d);
+  {
+    H5Type text(H5Tcopy(H5T_C_S1));
+    H5Tset_size(text.get(), json.size() + 1);
+    H5Tset_strpad(text.get(), H5T_STR_NULLTERM);
+    H5Tset_cset(text.get(), H5T_CSET_UTF8);
+    H5Space scalar(H5Screate(H5S_SCALAR));
+    H5Attribute attr(H5Acreate2(file.get(), "binsparse", text.get(), scalar.get(), H5P_DEFAULT, H5P_DEFAULT));
+    if (!attr.valid() || H5Awrite(attr.get(), text.get(), json.c_str()) < 0)
+      return make_error(Errc::io_error, name + ": cannot write the 'binsparse' attribute");
+  }
+
+  const size_t n = entries->col_indices.size();  // (row_indices is empty for CSR/CSC)
+  if (d.format == "COO") {
+    VKPRIM_TRY(write_dataset(file.get(), name, "indices_0", index_file_type, H5T_NATIVE_INT64,
+                             entries->row_indices.data(), n));
+  } else {
+    VKPRIM_TRY(write_dataset(file.get(), name, "pointers_to_1", index_file_type, H5T_NATIVE_INT64,
+                             pointers.data(), pointers.size()));
+  }
+  VKPRIM_TRY(write_dataset(file.get(), name, "indices_1", index_file_type, H5T_NATIVE_INT64,
+                           entries->col_indices.data(), n));
+  switch (m.field) {
+    case Field::real:
+      VKPRIM_TRY(write_dataset(file.get(), name, "values",
+                               options.precision == RealPrecision::f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                               H5T_NATIVE_DOUBLE, entries->real_values.data(), n));
+      break;
+    case Field::integer:
+      VKPRIM_TRY(write_dataset(file.get(), name, "values", H5T_STD_I64LE, H5T_NATIVE_INT64,
+                               entries->integer_values.data(), n));
+      break;
+    case Field::pattern: {
+      const int8_t one = 1;
+      VKPRIM_TRY(write_dataset(file.get(), name, "values", H5T_STD_I8LE, H5T_NATIVE_INT8, &one, 1));
+      break;
+    }
+  }
+  if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) return make_error(Errc::io_error, name + ": flush failed");
+  return {};
+}
+
+}  // namespace vkprim::sparse

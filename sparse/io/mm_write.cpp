@@ -1,0 +1,91 @@
+// Matrix Market writer: coordinate format, 1-based indices, values printed with
+// std::to_chars (shortest round-trip text for doubles and floats, exact integers).
+#include <vkprim/sparse/matrix_market.hpp>
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+
+namespace vkprim::sparse {
+namespace {
+
+using Sink = std::function<bool(std::string_view)>;
+
+// Formats m into blocks of about 1 MiB and hands each to `sink`; false if a sink failed.
+bool format(const CooMatrix& m, const MatrixMarketWriteOptions& options, const Sink& sink) {
+  std::string head = std::string("%%MatrixMarket matrix coordinate ") + to_string(m.field) + " " +
+                     to_string(m.symmetry) + "\n" + std::to_string(m.rows) + " " +
+                     std::to_string(m.cols) + " " + std::to_string(m.nnz()) + "\n";
+  if (!sink(head)) return false;
+
+  constexpr size_t kBlock = size_t(1) << 20;
+  constexpr size_t kMaxLine = 3 * 24 + 8;  // two int64, one value, blanks and '\n'
+  std::string block(kBlock + kMaxLine, '\0');
+  char* const base = block.data();
+  char* p = base;
+  const bool f32 = options.precision == RealPrecision::f32;
+  for (int64_t k = 0; k < m.nnz(); ++k) {
+    char* const line_end = base + block.size();
+    p = std::to_chars(p, line_end, m.row_indices[size_t(k)] + 1).ptr;
+    *p++ = ' ';
+    p = std::to_chars(p, line_end, m.col_indices[size_t(k)] + 1).ptr;
+    if (m.field == Field::real) {
+      *p++ = ' ';
+      const double v = m.real_values[size_t(k)];
+      p = f32 ? std::to_chars(p, line_end, static_cast<float>(v)).ptr : std::to_chars(p, line_end, v).ptr;
+    } else if (m.field == Field::integer) {
+      *p++ = ' ';
+      p = std::to_chars(p, line_end, m.integer_values[size_t(k)]).ptr;
+    }
+    *p++ = '\n';
+    if (size_t(p - base) >= kBlock) {
+      if (!sink({base, size_t(p - base)})) return false;
+      p = base;
+    }
+  }
+  return p == base || sink({base, size_t(p - base)});
+}
+
+}  // namespace
+
+Status write_matrix_market(const CooMatrix& m, std::ostream& out, const MatrixMarketWriteOptions& options) {
+  VKPRIM_TRY(validate(m));
+  const bool ok = format(m, options, [&](std::string_view s) {
+    out.write(s.data(), std::streamsize(s.size()));
+    return bool(out);
+  });
+  if (!ok || !out.flush()) return make_error(Errc::io_error, "writing Matrix Market output failed");
+  return {};
+}
+
+Status write_matrix_market(const CooMatrix& m, const std::filesystem::path& path,
+                           const MatrixMarketWriteOptions& options) {
+  VKPRIM_TRY(validate(m));
+  const std::string name = path.string();
+  const bool gz = name.size() >= 3 && name.compare(name.size() - 3, 3, ".gz") == 0;
+  if (gz) {
+    gzFile f = gzopen(name.c_str(), "wb6");
+    if (f == nullptr) return make_error(Errc::io_error, name + ": cannot create (" + std::strerror(errno) + ")");
+    const bool ok = format(m, options, [&](std::string_view s) {
+      return gzwrite(f, s.data(), unsigned(s.size())) == int(s.size());
+    });
+    if (gzclose(f) != Z_OK || !ok) return make_error(Errc::io_error, name + ": write failed");
+    return {};
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(name.c_str(), "wb"), &std::fclose);
+  if (!f) return make_error(Errc::io_error, name + ": cannot create (" + std::strerror(errno) + ")");
+  const bool ok = format(m, options, [&](std::string_view s) {
+    return std::fwrite(s.data(), 1, s.size(), f.get()) == s.size();
+  });
+  if (!ok || std::fclose(f.release()) != 0) return make_error(Errc::io_error, name + ": write failed");
+  return {};
+}
+
+}  // namespace vkprim::sparse
