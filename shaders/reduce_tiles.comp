@@ -34,12 +34,12 @@ void main() {
     acc = agg_combine(acc, workgroup_reduce(thread_reduce(items)));
   }
 #else
-  // Commutative: each invocation accumulates its items of every tile, then one reduction.
+  // Commutative: each invocation accumulates its items of every tile (coalesced striped loads),
+  // then one reduction.
   Agg mine = agg_identity();
   for (uint t = range.x; t < range.y; ++t) {
     const uint64_t first = uint64_t(t) * TILE_ITEMS;
-    tile_load(pc.in_addr, pc.heads_addr, first, uint(min(n - first, uint64_t(TILE_ITEMS))), aligned, items);
-    mine = agg_combine(mine, thread_reduce(items));
+    mine = agg_combine(mine, tile_reduce_striped(pc.in_addr, pc.heads_addr, first, uint(min(n - first, uint64_t(TILE_ITEMS))), aligned));
   }
   const Agg acc = workgroup_reduce(mine);
 #endif

@@ -12,6 +12,9 @@
 #include "workgroup_scan.glsl"
 #include "tile_state.glsl"
 #include "tile_io.glsl"
+#if defined(SUBGROUP)
+#include "tile_scan_striped.glsl"
+#endif
 
 layout(push_constant) uniform Push {
   uint64_t in_addr;     // n values of T
@@ -27,11 +30,12 @@ layout(push_constant) uniform Push {
 
 uint64_t g_n;
 
-Agg reduce_tile(uint tile) {
-  const uint64_t first = uint64_t(tile) * TILE_ITEMS + gl_LocalInvocationID.x * ITEMS;
+Agg reduce_tile_part(uint tile, uint part, uint parts) {
+  const uint len = (TILE_ITEMS + parts - 1u) / parts;
+  const uint64_t begin = uint64_t(tile) * TILE_ITEMS + uint64_t(part) * len;
+  const uint64_t end = min(uint64_t(tile) * TILE_ITEMS + min((part + 1u) * len, TILE_ITEMS), g_n);
   Agg acc = agg_identity();
-  for (uint k = 0; k < ITEMS; ++k)
-    if (first + k < g_n) acc = agg_combine(acc, load_agg(pc.in_addr, pc.heads_addr, first + k));
+  for (uint64_t i = begin; i < end; ++i) acc = agg_combine(acc, load_agg(pc.in_addr, pc.heads_addr, i));
   return acc;
 }
 
@@ -53,13 +57,18 @@ void main() {
 
   const uint64_t first = uint64_t(tile) * TILE_ITEMS;
   const uint valid = uint(min(g_n - first, uint64_t(TILE_ITEMS)));
-  Agg items[ITEMS];
-  tile_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
-
   // Scan in registers, then across the workgroup.
-  const Agg thread_total = thread_reduce(items);
+  Agg items[ITEMS];
   Agg tile_total;
-  const Agg thread_prefix = workgroup_exclusive_scan(thread_total, tile_total);
+#if defined(SUBGROUP)
+  Agg round_prefix[ITEMS];  // the first ROUNDS entries are used
+  striped_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
+  const Agg chunk_total = striped_chunk_scan(items, round_prefix);
+  const Agg chunk_prefix = workgroup_scan_subgroup_totals(chunk_total, tile_total);
+#else
+  tile_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
+  const Agg thread_prefix = workgroup_exclusive_scan(thread_reduce(items), tile_total);
+#endif
 
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
   Agg prefix = agg_identity();
@@ -71,5 +80,9 @@ void main() {
     if (lid == 0u && publishes) ts_publish(st, tile, 1u, agg_combine(prefix, tile_total));
   }
 
+#if defined(SUBGROUP)
+  striped_store_scan(pc.out_addr, first, valid, aligned, exclusive, agg_combine(prefix, chunk_prefix), round_prefix, items);
+#else
   tile_store_scan(pc.out_addr, first, valid, aligned, exclusive, agg_combine(prefix, thread_prefix), items);
+#endif
 }

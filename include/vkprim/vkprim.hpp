@@ -7,7 +7,10 @@
 #include <vkprim/elementwise.hpp>
 #include <vkprim/error.hpp>
 #include <vkprim/gather_scatter.hpp>
+#include <vkprim/histogram.hpp>
 #include <vkprim/runtime.hpp>
 #include <vkprim/scan.hpp>
+#include <vkprim/select.hpp>
+#include <vkprim/sort.hpp>
 #include <vkprim/timing.hpp>
 #include <vkprim/types.hpp>

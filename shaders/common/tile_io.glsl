@@ -38,6 +38,27 @@ void tile_load(uint64_t values, uint64_t heads, uint64_t first, uint valid, bool
   }
 }
 
+// Loads in striped arrangement for operators where order does not matter (commutative
+// reductions): invocation i takes 16-byte vectors i, i + WG, i + 2 WG, ... of the tile, so each
+// load instruction of a subgroup reads one contiguous block (coalesced, like the copy shader).
+// Returns this invocation's combination of its items; partial tiles fall back to elements.
+Agg tile_reduce_striped(uint64_t values, uint64_t heads, uint64_t first, uint valid, bool aligned) {
+  Agg acc = agg_identity();
+  if (valid == TILE_ITEMS && aligned && heads == 0ul) {
+    U32x4Buf vin = U32x4Buf(values + first * T_SIZE);
+    uvec4 v[ITEMS / T_PER_VEC4];
+    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) v[j] = vin.v[gl_LocalInvocationID.x + j * gl_WorkGroupSize.x];
+    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j)
+      for (uint e = 0; e < T_PER_VEC4; ++e) acc = agg_combine(acc, agg_of(t_from_vec4(v[j], e), 0u));
+  } else {
+    for (uint k = 0; k < ITEMS; ++k) {
+      const uint i = gl_LocalInvocationID.x + k * gl_WorkGroupSize.x;
+      if (i < valid) acc = agg_combine(acc, load_agg(values, heads, first + i));
+    }
+  }
+  return acc;
+}
+
 // This invocation's share of the tile's aggregate, items in order.
 Agg thread_reduce(Agg items[ITEMS]) {
   Agg acc = items[0];

@@ -7,8 +7,8 @@
 //   word 0          tile counter (tile ids come from it, not from gl_WorkGroupID)
 //   words 4...      per tile, 2 * AGG_PIECES words: its aggregate, then its inclusive prefix.
 // Each word is TS_READY | a 16-bit piece of the value. A word is written once (atomicOr into
-// zeroed memory) and read with an atomic, so a value is seen complete or not at all and state
-// never goes backwards; no 64-bit atomics and no memory-model fences are needed.
+// zeroed memory) and read whole (a volatile 32-bit load), so a value is seen complete or not at
+// all and state never goes backwards; no 64-bit atomics and no memory-model fences are needed.
 #ifndef VKPRIM_TILE_STATE_GLSL
 #define VKPRIM_TILE_STATE_GLSL
 
@@ -19,7 +19,7 @@
 #define TS_AGGREGATE 1u
 #define TS_INCLUSIVE 2u
 
-layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer StateBuf { uint w[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent volatile buffer StateBuf { uint w[]; };
 
 uint ts_index(uint tile, uint kind, uint piece) {
   return TS_HEADER_WORDS + (tile * 2u + kind) * AGG_PIECES + piece;
@@ -37,39 +37,99 @@ void ts_publish(StateBuf st, uint tile, uint kind, Agg a) {
 // TS_INCLUSIVE, TS_AGGREGATE or TS_NOT_READY, with the value in `a` when ready.
 uint ts_read(StateBuf st, uint tile, out Agg a) {
   a = agg_identity();
-  for (int kind = 1; kind >= 0; --kind) {
+  uint flag = TS_NOT_READY;
+  for (int kind = 1; kind >= 0 && flag == TS_NOT_READY; --kind) {
     uint words[4] = uint[4](0u, 0u, 0u, 0u);
     bool ready = true;
     for (uint i = 0; i < AGG_WORDS; ++i) {
-      const uint lo = atomicAdd(st.w[ts_index(tile, uint(kind), 2 * i)], 0u);
-      const uint hi = atomicAdd(st.w[ts_index(tile, uint(kind), 2 * i + 1)], 0u);
+      const uint lo = st.w[ts_index(tile, uint(kind), 2 * i)];
+      const uint hi = st.w[ts_index(tile, uint(kind), 2 * i + 1)];
       ready = ready && (lo & hi & TS_READY) != 0u;
       words[i] = (lo & 0xFFFFu) | (hi << 16);
     }
     if (ready) {
       a = agg_from_words(words);
-      return kind == 1 ? TS_INCLUSIVE : TS_AGGREGATE;
+      flag = kind == 1 ? TS_INCLUSIVE : TS_AGGREGATE;
     }
   }
-  return TS_NOT_READY;
+  return flag;
 }
 
-// Look-back: the combination of every tile before `tile`. Invocations 0..LB_WINDOW-1 read a
-// window of predecessors at once; invocation 0 combines them nearest-first until it meets an
-// inclusive prefix (or tile 0). A predecessor not ready after `spin_limit` re-reads is reduced
-// by this workgroup through reduce_tile(), which the including pass defines:
-//   Agg reduce_tile(uint tile)   this invocation's share of the tile's aggregate
-// All invocations must call look_back() in uniform control flow.
+// The including pass defines
+//   Agg reduce_tile_part(uint tile, uint part, uint parts)
+// the combination, in order, of part `part` of `parts` equal consecutive slices of the tile's
+// input: what a look-back falls back to when a predecessor does not publish in time.
+Agg reduce_tile_part(uint tile, uint part, uint parts);
+
+shared Agg lb_acc;
+
+#if defined(SUBGROUP)
+// Look-back by subgroup 0 alone (call it from all of subgroup 0, the others skip it): each pass
+// reads a window of gl_SubgroupSize predecessors at once, lane order = tile order (the highest
+// lane is the nearest tile); ballots find the nearest tile that is not just an aggregate, a
+// subgroup reduction combines what lies after it. Every branch depends on ballots or
+// reductions only, so the subgroup stays converged. Returns the combination of all tiles
+// before `tile`.
+Agg look_back_subgroup(StateBuf st, uint tile, uint spin_limit) {
+  const uint lanes = gl_SubgroupSize;
+  const uint lane = gl_SubgroupInvocationID;
+  Agg acc = agg_identity();
+  uint j = tile - 1u;  // the nearest tile not yet combined
+  uint blocked_on = 0xFFFFFFFFu;
+  uint spins = 0u;
+  for (;;) {
+    // Lane l reads tile j - (lanes - 1 - l); lanes before tile 0 act as an empty inclusive.
+    const int t = int(j) - int(lanes - 1u - lane);
+    Agg v = agg_identity();
+    uint f = TS_INCLUSIVE;
+    if (t >= 0) {
+      f = ts_read(st, uint(t), v);
+      if (t == 0 && f == TS_AGGREGATE) f = TS_INCLUSIVE;  // tile 0's aggregate is inclusive
+    }
+    const uvec4 stops = subgroupBallot(f != TS_AGGREGATE);
+    const uvec4 inclusive = subgroupBallot(f == TS_INCLUSIVE);
+    // Lanes above the highest stop are aggregates; the stop itself counts if inclusive.
+    const uint stop = subgroupBallotBitCount(stops) == 0u ? 0xFFFFFFFFu : subgroupBallotFindMSB(stops);
+    const uint stop_flag = stop == 0xFFFFFFFFu                      ? TS_AGGREGATE
+                           : subgroupBallotBitExtract(inclusive, stop) ? TS_INCLUSIVE
+                                                                     : TS_NOT_READY;
+    const bool take = stop == 0xFFFFFFFFu || lane > stop || (lane == stop && stop_flag == TS_INCLUSIVE);
+    acc = agg_combine(subgroup_reduce(take ? v : agg_identity()), acc);
+    if (stop_flag == TS_INCLUSIVE) break;
+    if (stop == 0xFFFFFFFFu) {  // a whole window of aggregates: keep going
+      j -= lanes;
+      continue;
+    }
+    const uint blocked = j - (lanes - 1u - stop);
+    if (blocked != blocked_on) {
+      blocked_on = blocked;
+      spins = 0u;
+    }
+    if (++spins <= spin_limit) {
+      j = blocked;  // read again from the tile that is not ready
+      continue;
+    }
+    // Decoupled fallback: this subgroup reduces the blocking tile's input itself.
+    acc = agg_combine(subgroup_reduce(reduce_tile_part(blocked, lane, lanes)), acc);
+    if (blocked == 0u) break;
+    j = blocked - 1u;
+    blocked_on = 0xFFFFFFFFu;
+    spins = 0u;
+  }
+  return acc;
+}
+#endif
+
+// Look-back with the whole workgroup, through shared memory (no subgroup operations): the path
+// for devices without them. Invocations 0..LB_WINDOW-1 read a window of predecessors, invocation
+// 0 combines them nearest-first. All invocations must call it in uniform control flow.
 #define LB_WINDOW 32u
 shared uint lb_flag[LB_WINDOW];
 shared Agg lb_val[LB_WINDOW];
 shared uint lb_status;
 shared uint lb_next;
-shared Agg lb_acc;
 
-Agg reduce_tile(uint tile);
-
-Agg look_back(StateBuf st, uint tile, uint spin_limit) {
+Agg look_back_workgroup(StateBuf st, uint tile, uint spin_limit) {
   const uint lid = gl_LocalInvocationID.x;
   uint j = tile - 1u;        // the nearest predecessor not yet combined
   uint blocked_on = 0xFFFFFFFFu;
@@ -106,8 +166,8 @@ Agg look_back(StateBuf st, uint tile, uint spin_limit) {
       lb_next = next;
     }
     barrier();
-    const uint status = UNIFORM(lb_status);
-    const uint next = UNIFORM(lb_next);
+    const uint status = lb_status;
+    const uint next = lb_next;
     if (status == 2u) break;
     bool fall_back = false;
     if (status == 1u) {
@@ -120,7 +180,7 @@ Agg look_back(StateBuf st, uint tile, uint spin_limit) {
     }
     if (fall_back) {
       // Decoupled fallback: do the blocking tile's reduction here.
-      const Agg t = workgroup_reduce_shared(reduce_tile(next));
+      const Agg t = workgroup_reduce_shared(reduce_tile_part(next, lid, gl_WorkGroupSize.x));
       if (lid == 0u) lb_acc = agg_combine(t, lb_acc);
       if (next == 0u) break;
       blocked_on = 0xFFFFFFFFu;
@@ -134,6 +194,22 @@ Agg look_back(StateBuf st, uint tile, uint spin_limit) {
   Agg result = lb_acc;
   barrier();
   return result;
+}
+
+// The combination of every tile before `tile`, in every invocation (uniform control flow).
+Agg look_back(StateBuf st, uint tile, uint spin_limit) {
+#if defined(SUBGROUP)
+  if (gl_SubgroupID == 0u) {
+    const Agg p = look_back_subgroup(st, tile, spin_limit);
+    if (gl_SubgroupInvocationID == 0u) lb_acc = p;
+  }
+  barrier();
+  const Agg result = lb_acc;
+  barrier();
+  return result;
+#else
+  return look_back_workgroup(st, tile, spin_limit);
+#endif
 }
 
 #endif

@@ -8,9 +8,17 @@
 #extension GL_EXT_buffer_reference2 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
-// Workgroup size and items per invocation are specialization constants 0 and 1 in every pass.
+// Workgroup size and items per invocation are specialization constants 0 and 1 (or ITEMS a
+// compile-time constant, below).
 layout(local_size_x_id = 0) in;
+#if defined(FIXED_ITEMS)
+// Passes that keep per-item arrays in registers fix ITEMS at compile time (set per variant in
+// shaders/CMakeLists.txt, matching engine/plan/tuning.hpp), so every loop over items unrolls
+// and no array is indexed dynamically (which would put it in slow local memory).
+const uint ITEMS = FIXED_ITEMS;
+#else
 layout(constant_id = 1) const uint ITEMS = 1;
+#endif
 #define WG_SIZE gl_WorkGroupSize.x
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };

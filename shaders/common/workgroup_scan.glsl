@@ -36,15 +36,13 @@ Agg workgroup_reduce_shared(Agg x) {
   return total;
 }
 
-// Returns the exclusive prefix of x over the invocations before this one; `total` receives the
-// combination of all of them (the same in every invocation).
-Agg workgroup_exclusive_scan(Agg x, out Agg total) {
-  const uint lid = gl_LocalInvocationID.x;
 #if defined(SUBGROUP)
-  Agg excl = subgroup_exclusive(x);
-  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) wg_scratch[gl_SubgroupID] = agg_combine(excl, x);
+// Given each subgroup's total (the same in all its invocations), returns the combination of the
+// totals of the subgroups before this one; `total` receives all of them combined.
+Agg workgroup_scan_subgroup_totals(Agg subgroup_total, out Agg total) {
+  if (gl_SubgroupInvocationID == 0u) wg_scratch[gl_SubgroupID] = subgroup_total;
   barrier();
-  if (gl_SubgroupID == 0) {
+  if (gl_SubgroupID == 0u) {
     // Scan the subgroup totals, a subgroup-sized chunk at a time (there may be more totals
     // than lanes when subgroups are small).
     Agg carry = agg_identity();
@@ -58,10 +56,19 @@ Agg workgroup_exclusive_scan(Agg x, out Agg total) {
     }
   }
   barrier();
-  Agg before = gl_SubgroupID == 0 ? agg_identity() : wg_scratch[gl_SubgroupID - 1];
-  total = wg_scratch[gl_NumSubgroups - 1];
+  Agg before = gl_SubgroupID == 0u ? agg_identity() : wg_scratch[gl_SubgroupID - 1u];
+  total = wg_scratch[gl_NumSubgroups - 1u];
   barrier();
-  return agg_combine(before, excl);
+  return before;
+}
+#endif
+
+// Returns the exclusive prefix of x over the invocations before this one; `total` receives the
+// combination of all of them (the same in every invocation).
+Agg workgroup_exclusive_scan(Agg x, out Agg total) {
+#if defined(SUBGROUP)
+  const Agg before = workgroup_scan_subgroup_totals(subgroup_reduce(x), total);
+  return agg_combine(before, subgroup_exclusive(x));
 #else
   return workgroup_exclusive_scan_shared(x, total);
 #endif

@@ -4,7 +4,10 @@
 #include "commands.hpp"
 
 #include <vkprim/elementwise.hpp>
+#include <vkprim/histogram.hpp>
 #include <vkprim/scan.hpp>
+#include <vkprim/select.hpp>
+#include <vkprim/sort.hpp>
 
 #include <fmt/core.h>
 
@@ -12,6 +15,7 @@
 #include <cstdio>
 #include <optional>
 #include <fstream>
+#include <algorithm>
 #include <iostream>
 #include <numeric>
 
@@ -196,6 +200,125 @@ Result<BenchRecord> bench_reduce(Runtime& rt, uint64_t n, const Options& o, doub
   return r;
 }
 
+// Radix sort of random keys (u32 or u64), keys only or with u32 values (the index). Bytes model:
+// keys (and values) read once and written once, as for CUB's figures.
+template <class K>
+Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double copy_ms, bool pairs) {
+  std::vector<K> keys(n);
+  for (uint64_t i = 0; i < n; ++i)
+    keys[i] = sizeof(K) == 4 ? K(hash32(i)) : K((uint64_t(hash32(i)) << 32) | hash32(i, 7));
+  std::vector<uint32_t> vals(pairs ? n : 0);
+  std::iota(vals.begin(), vals.end(), 0u);
+  auto kin = rt.upload(keys);
+  if (!kin) return kin.error();
+  auto kout = rt.alloc(n * sizeof(K));
+  if (!kout) return kout.error();
+  Buffer vin, vout;
+  if (pairs) {
+    auto a = rt.upload(vals);
+    if (!a) return a.error();
+    vin = std::move(*a);
+    auto b = rt.alloc(n * 4);
+    if (!b) return b.error();
+    vout = std::move(*b);
+  }
+  SortOptions so;
+  so.value_bytes = pairs ? 4 : 0;
+  so.use_subgroup_ops = !o.no_subgroup;
+  auto sort = RadixSort::create(rt.context(), value_type_of<K>(), so);
+  if (!sort) return sort.error();
+  auto temp = rt.alloc(sort->temp_bytes(n));
+  if (!temp) return temp.error();
+  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) {
+    return pairs ? sort->sort_pairs(cmd, *kin, vin, *kout, vout, n, *temp) : sort->sort_keys(cmd, *kin, *kout, n, *temp);
+  });
+  if (!t) return t.error();
+  const double per = 2.0 * (sizeof(K) + (pairs ? 4 : 0));
+  BenchRecord r{pairs ? "sort pairs" : "sort keys", to_string(value_type_of<K>()), n, double(n) * per, *t,
+                copy_ms * per / 8.0};
+  r.extra["algorithm"] = "reduce-then-scan per 8-bit digit";
+  r.extra["digit_passes"] = sizeof(K) * 8 / 8;
+  if (!o.no_verify) {
+    auto got = rt.download<K>(*kout, n);
+    if (!got) return got.error();
+    std::vector<K> want = keys;
+    std::sort(want.begin(), want.end());
+    if (*got != want) return make_error(Errc::vulkan_error, "sort: verification failed (keys)");
+    if (pairs) {
+      auto v = rt.download<uint32_t>(vout, n);
+      if (!v) return v.error();
+      for (uint64_t i = 0; i < n; ++i)
+        if ((*v)[i] >= n || keys[(*v)[i]] != want[i] || (i && want[i] == want[i - 1] && (*v)[i] <= (*v)[i - 1]))
+          return make_error(Errc::vulkan_error, fmt::format("sort: verification failed (value {})", i));
+    }
+    r.verified = true;
+  }
+  return r;
+}
+
+// Select with CUB's anchor predicate, (x & 1) == 0 over random u32: about half selected.
+// Bytes model: input read once, the selected half written once.
+Result<BenchRecord> bench_select(Runtime& rt, uint64_t n, const Options& o, double copy_ms) {
+  std::vector<uint32_t> x(n);
+  for (uint64_t i = 0; i < n; ++i) x[i] = hash32(i);
+  auto in = rt.upload(x);
+  if (!in) return in.error();
+  auto out = rt.alloc(n * 4);
+  if (!out) return out.error();
+  auto count = rt.alloc(16);
+  if (!count) return count.error();
+  SelectOptions so;
+  so.use_subgroup_ops = !o.no_subgroup;
+  auto sel = Select::create(rt.context(), ValueType::u32, so);
+  if (!sel) return sel.error();
+  auto temp = rt.alloc(sel->temp_bytes(n));
+  if (!temp) return temp.error();
+  const Predicate pred = Predicate::mask_equal(1u, 0u);
+  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) {
+    return sel->predicated(cmd, *in, pred, *out, *count, n, *temp);
+  });
+  if (!t) return t.error();
+  std::vector<uint32_t> want;
+  std::copy_if(x.begin(), x.end(), std::back_inserter(want), [](uint32_t v) { return (v & 1u) == 0; });
+  BenchRecord r{"select", "u32", n, double(n) * 4 + double(want.size()) * 4, *t,
+                copy_ms * (double(n) * 4 + double(want.size()) * 4) / (8.0 * double(n))};
+  r.extra["selected"] = want.size();
+  if (!o.no_verify) {
+    auto k = rt.download<uint32_t>(*count, 1);
+    if (!k) return k.error();
+    auto got = rt.download<uint32_t>(*out, want.size());
+    if (!got) return got.error();
+    if ((*k)[0] != want.size() || *got != want) return make_error(Errc::vulkan_error, "select: verification failed");
+    r.verified = true;
+  }
+  return r;
+}
+
+// Histogram, 256 even bins over the full u32 range. Bytes model: samples read once.
+Result<BenchRecord> bench_histogram(Runtime& rt, uint64_t n, const Options& o, double copy_ms) {
+  std::vector<uint32_t> x(n);
+  for (uint64_t i = 0; i < n; ++i) x[i] = hash32(i);
+  auto in = rt.upload(x);
+  if (!in) return in.error();
+  auto out = rt.alloc(256 * 4);
+  if (!out) return out.error();
+  auto h = Histogram::create_even(rt.context(), ValueType::u32, 256, 0.0, 4294967296.0);
+  if (!h) return h.error();
+  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) { return h->record(cmd, *in, *out, n); });
+  if (!t) return t.error();
+  BenchRecord r{"histogram", "u32", n, double(n) * 4, *t, copy_ms / 2};
+  r.extra["bins"] = 256;
+  if (!o.no_verify) {
+    auto got = rt.download<uint32_t>(*out, 256);
+    if (!got) return got.error();
+    std::vector<uint32_t> want(256);
+    for (uint32_t v : x) ++want[v >> 24];
+    if (*got != want) return make_error(Errc::vulkan_error, "histogram: verification failed");
+    r.verified = true;
+  }
+  return r;
+}
+
 int run(const Options& o) {
   auto rt = Runtime::create().value();
   std::vector<BenchRecord> records;
@@ -218,6 +341,11 @@ int run(const Options& o) {
       else if (op == "segmented-scan") records.push_back(bench_scan<float>(rt, n, o, c, "segmented scan", so, true).value());
       else if (op == "reduce") records.push_back(bench_reduce<uint32_t>(rt, n, o, c).value());
       else if (op == "reduce-f32") records.push_back(bench_reduce<float>(rt, n, o, c).value());
+      else if (op == "sort") records.push_back(bench_sort<uint32_t>(rt, n, o, c, false).value());
+      else if (op == "sort-pairs") records.push_back(bench_sort<uint32_t>(rt, n, o, c, true).value());
+      else if (op == "sort-u64") records.push_back(bench_sort<uint64_t>(rt, n / 2, o, c, false).value());
+      else if (op == "select") records.push_back(bench_select(rt, n, o, c).value());
+      else if (op == "histogram") records.push_back(bench_histogram(rt, n, o, c).value());
     }
   }
   fmt::print("device: {} ({} {}), subgroup size {}\n", rt.caps().device_name,
@@ -247,11 +375,12 @@ void register_bench(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("bench", "Time a primitive on the GPU (timestamp queries)");
   cmd->add_option("ops", o.ops,
                   "Operations: copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan "
-                  "reduce reduce-f32 (copy always runs: it is the yardstick). u64 runs at n/2 "
+                  "reduce reduce-f32 sort sort-pairs sort-u64 select histogram (copy always runs: it is the yardstick). u64 runs at n/2 "
                   "(same bytes).")
       ->required()
       ->check(CLI::IsMember({"copy", "fill", "scan", "scan-f32", "scan-u64", "scan-deterministic",
-                             "segmented-scan", "reduce", "reduce-f32"}));
+                             "segmented-scan", "reduce", "reduce-f32", "sort", "sort-pairs",
+                             "sort-u64", "select", "histogram"}));
   cmd->add_option("-n,--n", o.sizes, "Element counts or byte sizes: 2^28, 268435456, 1GiB (repeatable)");
   cmd->add_option("--runs", o.runs, "Timed runs (median and min reported)")->check(CLI::Range(1, 100000));
   cmd->add_option("--warmup", o.warmup, "Untimed runs first");

@@ -1,0 +1,50 @@
+// Pass layer for compaction and histogram: push-constant blocks mirroring
+// shaders/select_upsweep.comp, select_scatter.comp, select_total.comp and histogram_even.comp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace vkprim::detail {
+
+struct SelectUpsweepPush {
+  uint64_t in, flags, counts, count, heads;
+  uint32_t n, tiles, mode, op;
+  uint64_t a, b;
+};
+static_assert(offsetof(SelectUpsweepPush, n) == 40 && offsetof(SelectUpsweepPush, a) == 56);
+
+struct SelectScatterPush {
+  uint64_t in, flags, out, offsets, count_out, count, values_in, values_out;
+  uint32_t n, tiles, mode, op;
+  uint64_t a, b;
+  uint32_t opts;
+};
+static_assert(offsetof(SelectScatterPush, n) == 64 && offsetof(SelectScatterPush, opts) == 96);
+
+struct SelectTotalPush {
+  uint64_t counts, offsets, total, scratch, count;
+  uint32_t n, stage, total_u64;
+};
+static_assert(offsetof(SelectTotalPush, n) == 40 && offsetof(SelectTotalPush, total_u64) == 48);
+
+struct HistogramPush {
+  uint64_t samples, hist, count;
+  uint32_t n, bins, lower, upper, scale;
+};
+static_assert(offsetof(HistogramPush, n) == 24 && offsetof(HistogramPush, scale) == 40);
+
+// common/select.glsl modes; select_scatter option bits.
+inline constexpr uint32_t kSelectFlagged = 0u;
+inline constexpr uint32_t kSelectPredicate = 1u;
+inline constexpr uint32_t kSelectUnique = 2u;
+inline constexpr uint32_t kSelectPartition = 1u;
+inline constexpr uint32_t kSelectCountU64 = 2u;
+inline constexpr uint32_t kSelectValues64 = 4u;
+
+inline constexpr uint32_t kSelectUpsweepPushBytes = 72;
+inline constexpr uint32_t kSelectScatterPushBytes = 100;
+inline constexpr uint32_t kSelectTotalPushBytes = 52;
+inline constexpr uint32_t kHistogramPushBytes = 44;
+
+}  // namespace vkprim::detail

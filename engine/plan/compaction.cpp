@@ -1,0 +1,332 @@
+// Select, UniqueByKey and OffsetAllocator: count -> exclusive scan -> write at offset.
+//   Select:          select_upsweep -> Scan::exclusive (tiles + 1 counts, in place) -> select_scatter
+//   UniqueByKey:     select_upsweep (unique mode, also writes run-head flags)
+//                    -> Scan::exclusive -> SegmentedScan::inclusive of the values
+//                    -> select_scatter (keys at run heads, run sums from run tails)
+//   OffsetAllocator: select_total (save the last count) -> Scan::exclusive -> select_total
+#include "core/pipeline.hpp"
+#include "pass/select.hpp"
+#include "plan/tuning.hpp"
+
+#include <vkprim/select.hpp>
+
+#include <optional>
+#include <string>
+
+namespace vkprim {
+namespace detail {
+
+namespace {
+uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
+std::string str(uint64_t v) { return std::to_string(v); }
+}  // namespace
+
+struct SelectPlan {
+  const ContextImpl* ctx = nullptr;
+  std::string what;
+  ValueType type = ValueType::u32, value_type = ValueType::u32;
+  uint32_t esz = 4, vsz = 0;
+  bool count_u64 = false;
+  uint32_t wg = tuning::kSelectWorkgroup, items = tuning::kSelectItems;
+  Pipeline upsweep, scatter, total;
+  std::optional<Scan> scan;
+  std::optional<SegmentedScan> seg;
+  std::optional<Buffer> owned_temp;
+
+  uint64_t tile_items() const { return uint64_t(wg) * items; }
+  uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
+
+  // Temp layout. Select: [tile counts (tiles + 1)] [scan temp]; UniqueByKey adds [run heads]
+  // [run sums] [segmented scan temp]; OffsetAllocator: [saved last count] [scan temp].
+  struct Layout {
+    uint64_t counts = 0, scan = 0, heads = 0, sums = 0, seg = 0, total = 0;
+  };
+  Layout layout(uint64_t n) const {
+    Layout l;
+    if (!upsweep.valid()) {  // OffsetAllocator
+      l.scan = 16;
+      l.total = l.scan + align16(scan->temp_bytes(n));
+      return l;
+    }
+    l.scan = align16((tiles(n) + 1) * 4);
+    l.heads = l.scan + align16(scan->temp_bytes(tiles(n) + 1));
+    l.sums = l.heads + (seg ? align16(n * 4) : 0);
+    l.seg = l.sums + (seg ? align16(n * vsz) : 0);
+    l.total = l.seg + (seg ? align16(seg->temp_bytes(n)) : 0);
+    return l;
+  }
+  uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
+
+  std::pair<uint32_t, uint32_t> grid(uint64_t t) const {
+    const uint64_t x = std::min<uint64_t>(t, ctx->caps.max_workgroup_count[0]);
+    return {uint32_t(x), uint32_t((t + x - 1) / x)};
+  }
+
+  Status check_view(const char* name, BufferView v, uint64_t bytes, uint32_t align) const {
+    if (v.size < bytes)
+      return make_error(Errc::invalid_argument, what + ": " + name + " holds " + str(v.size) + " bytes, " +
+                                                    str(bytes) + " needed");
+    if (bytes && (!v.address || v.address % align))
+      return make_error(Errc::invalid_argument, what + ": " + name + " is not addressable or not " +
+                                                    str(align) + "-byte aligned");
+    return {};
+  }
+
+  Status check_count(const Count& c) const {
+    if (c.is_device() && (c.device.size < 4 || c.device.address % 4))
+      return make_error(Errc::invalid_argument, what + ": the count buffer must hold an aligned u32");
+    if (c.n > 0xFFFFFFFFull)
+      return make_error(Errc::limit_exceeded, what + ": at most 2^32 - 1 elements (got " + str(c.n) + ")");
+    if (grid(tiles(c.n)).second > ctx->caps.max_workgroup_count[1])
+      return make_error(Errc::limit_exceeded, what + ": " + str(c.n) + " elements exceed the device's dispatch limits");
+    return {};
+  }
+
+  Result<BufferView> resolve_temp(BufferView temp, uint64_t need) const {
+    if (temp.address == 0) {
+      if (!owned_temp || owned_temp->size() < need)
+        return make_error(Errc::invalid_argument, what + ": no temporary storage: pass a buffer of temp_bytes(n) = " +
+                                                      str(need) + " bytes or call reserve(n) first");
+      temp = owned_temp->view();
+    }
+    if (temp.size < need || temp.address % 16)
+      return make_error(Errc::invalid_argument, what + ": temporary storage must be 16-byte aligned and hold " +
+                                                    str(need) + " bytes");
+    return temp;
+  }
+
+  static bool overlap(BufferView a, uint64_t abytes, BufferView b, uint64_t bbytes) {
+    return abytes && bbytes && a.address < b.address + bbytes && b.address < a.address + abytes;
+  }
+
+  // Select and partition (values_in == 0) or unique-by-key (values given).
+  Status record_select(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
+                       BufferView count_out, const Count& count, BufferView temp_in, uint32_t mode,
+                       const Predicate* pred, bool partition, BufferView values_in = {},
+                       BufferView values_out = {}) const {
+    VKPRIM_TRY(check_count(count));
+    const uint64_t n = count.n;
+    VKPRIM_TRY(check_view("input", in, n * esz, esz));
+    VKPRIM_TRY(check_view("output", out, n * esz, esz));
+    VKPRIM_TRY(check_view("count_out", count_out, count_u64 ? 8 : 4, count_u64 ? 8 : 4));
+    if (mode == kSelectFlagged) VKPRIM_TRY(check_view("flags", flags, n * 4, 4));
+    if (pred && pred->type != type)
+      return make_error(Errc::invalid_argument, what + ": the predicate compares " + to_string(pred->type) +
+                                                    " values, the elements are " + to_string(type));
+    const uint64_t cb = count_u64 ? 8 : 4;
+    if (overlap(in, n * esz, out, n * esz) || overlap(out, n * esz, count_out, cb) ||
+        (mode == kSelectFlagged && overlap(flags, n * 4, out, n * esz)))
+      return make_error(Errc::invalid_argument, what + ": the output overlaps an input or count_out");
+    const bool by_key = seg.has_value();
+    if (by_key) {
+      VKPRIM_TRY(check_view("values_in", values_in, n * vsz, vsz));
+      VKPRIM_TRY(check_view("values_out", values_out, n * vsz, vsz));
+      if (overlap(values_in, n * vsz, values_out, n * vsz) || overlap(values_out, n * vsz, out, n * esz))
+        return make_error(Errc::invalid_argument, what + ": values_out overlaps another buffer");
+    }
+    auto temp = resolve_temp(temp_in, temp_bytes(n));
+    if (!temp) return temp.error();
+    const Layout l = layout(n);
+    const uint32_t nt = uint32_t(tiles(n));
+    const auto [gx, gy] = grid(nt);
+    const uint64_t count_addr = count.is_device() ? count.device.address : 0;
+    const uint64_t counts = temp->address;
+    const uint64_t heads = by_key ? temp->address + l.heads : 0;
+    const uint32_t op = pred ? uint32_t(pred->op) : 0;
+    const uint64_t a = pred ? pred->a : 0, b = pred ? pred->b : 0;
+
+    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
+    // Even for n = 0 the passes run (one tile): count_out must receive 0.
+    SelectUpsweepPush up{in.address, flags.address, counts, count_addr, heads, uint32_t(n), nt, mode, op, a, b};
+    upsweep.dispatch(cmd, &up, gx, gy);
+    const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 4);
+    VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, uint64_t(nt) + 1, temp->sub(l.scan, l.heads - l.scan)));
+    uint64_t sums = 0;
+    if (by_key && n) {
+      const BufferView sums_view = temp->sub(l.sums, n * vsz);
+      const Count c = count.is_device() ? Count::on_device(count.device, n) : Count(n);
+      VKPRIM_TRY(seg->inclusive(cmd, values_in, temp->sub(l.heads, n * 4), sums_view, c,
+                                temp->sub(l.seg, l.total - l.seg)));
+      sums = sums_view.address;
+    }
+    compute_to_compute_barrier(*ctx, cmd);
+    const uint32_t opts = (partition ? kSelectPartition : 0) | (count_u64 ? kSelectCountU64 : 0) |
+                          (vsz == 8 ? kSelectValues64 : 0);
+    SelectScatterPush sp{in.address, flags.address, out.address, counts, count_out.address, count_addr,
+                         sums, by_key ? values_out.address : 0, uint32_t(n), nt, mode, op, a, b, opts};
+    scatter.dispatch(cmd, &sp, gx, gy);
+    return {};
+  }
+
+  Status record_allocate(VkCommandBuffer cmd, BufferView counts, BufferView offsets, BufferView total_out,
+                         const Count& count, BufferView temp_in) const {
+    VKPRIM_TRY(check_count(count));
+    const uint64_t n = count.n;
+    VKPRIM_TRY(check_view("counts", counts, n * 4, 4));
+    VKPRIM_TRY(check_view("offsets", offsets, n * 4, 4));
+    VKPRIM_TRY(check_view("total_out", total_out, count_u64 ? 8 : 4, count_u64 ? 8 : 4));
+    if (counts.address != offsets.address && overlap(counts, n * 4, offsets, n * 4))
+      return make_error(Errc::invalid_argument, what + ": counts and offsets overlap without being the same range");
+    const uint64_t cb = count_u64 ? 8 : 4;
+    if (overlap(total_out, cb, offsets, n * 4) || overlap(total_out, cb, counts, n * 4))
+      return make_error(Errc::invalid_argument, what + ": total_out overlaps counts or offsets");
+    auto temp = resolve_temp(temp_in, temp_bytes(n));
+    if (!temp) return temp.error();
+    const Layout l = layout(n);
+    const uint64_t count_addr = count.is_device() ? count.device.address : 0;
+    compute_to_compute_barrier(*ctx, cmd);
+    SelectTotalPush p{counts.address, offsets.address, total_out.address, temp->address, count_addr,
+                      uint32_t(n), 0, count_u64 ? 1u : 0u};
+    total.dispatch(cmd, &p, 1);
+    VKPRIM_TRY(scan->exclusive(cmd, counts, offsets, count, temp->sub(l.scan, l.total - l.scan)));
+    compute_to_compute_barrier(*ctx, cmd);
+    p.stage = 1;
+    total.dispatch(cmd, &p, 1);
+    return {};
+  }
+};
+
+namespace {
+Result<Pipeline> make_pipeline(const SelectPlan& p, const std::string& name, uint32_t push, uint32_t wg,
+                               uint32_t items, bool full_subgroups) {
+  const ShaderBlob* blob = find_shader_blob(name.c_str());
+  if (!blob) return make_error(Errc::unsupported, p.what + ": no shader variant " + name);
+  PipelineDesc d;
+  d.blob = blob;
+  d.push_bytes = push;
+  d.workgroup_size = wg;
+  d.items = items;
+  d.full_subgroups = full_subgroups;
+  return Pipeline::create(*p.ctx, d);
+}
+
+Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char* what, ValueType type,
+                                              const SelectOptions& o, bool compaction) {
+  const auto& ctx = context.impl();
+  const auto& caps = ctx.caps;
+  auto plan = std::make_unique<SelectPlan>();
+  plan->ctx = &ctx;
+  plan->what = what;
+  plan->type = type;
+  plan->esz = uint32_t(size_of(type));
+  plan->count_u64 = o.count_u64;
+  if (compaction) {
+    if (type == ValueType::f64 && !caps.shader_float64)
+      return make_error(Errc::unsupported, plan->what + "<f64>: the device has no shaderFloat64");
+    const bool sg = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT);
+    auto up = make_pipeline(*plan, std::string("select_upsweep_") + to_string(type), kSelectUpsweepPushBytes,
+                            plan->wg, plan->items, false);
+    if (!up) return up.error();
+    plan->upsweep = std::move(*up);
+    auto sc = make_pipeline(*plan, std::string("select_scatter_") + to_string(type) + (sg ? "_sg" : "_wg"),
+                            kSelectScatterPushBytes, plan->wg, plan->items, sg);
+    if (!sc) return sc.error();
+    plan->scatter = std::move(*sc);
+  } else {
+    auto t = make_pipeline(*plan, "select_total", kSelectTotalPushBytes, 1, 1, false);
+    if (!t) return t.error();
+    plan->total = std::move(*t);
+  }
+  ScanOptions so;
+  so.use_subgroup_ops = o.use_subgroup_ops;
+  auto scan = Scan::create(context, ValueType::u32, ScanOp::sum, so);
+  if (!scan) return scan.error();
+  plan->scan.emplace(std::move(*scan));
+  return plan;
+}
+
+Status reserve(SelectPlan& plan, uint64_t bytes) {
+  if (plan.owned_temp && plan.owned_temp->size() >= bytes) return {};
+  plan.owned_temp.reset();
+  auto b = create_buffer(*plan.ctx, bytes, MemoryUsage::device);
+  if (!b) return b.error();
+  plan.owned_temp = std::move(*b);
+  return {};
+}
+}  // namespace
+}  // namespace detail
+
+using detail::SelectPlan;
+
+// ---------------------------------------------------------------------------------------------
+Select::Select(std::unique_ptr<SelectPlan> p) : plan_(std::move(p)) {}
+Select::Select(Select&&) noexcept = default;
+Select& Select::operator=(Select&&) noexcept = default;
+Select::~Select() = default;
+
+Result<Select> Select::create(const Context& ctx, ValueType type, const SelectOptions& o) {
+  auto plan = detail::make_plan(ctx, "Select", type, o, true);
+  if (!plan) return plan.error();
+  return Select(std::move(*plan));
+}
+uint64_t Select::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
+Status Select::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+
+Status Select::flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out, BufferView count_out,
+                       Count n, BufferView temp) const {
+  return plan_->record_select(cmd, in, flags, out, count_out, n, temp, detail::kSelectFlagged, nullptr, false);
+}
+Status Select::predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
+                          BufferView count_out, Count n, BufferView temp) const {
+  return plan_->record_select(cmd, in, {}, out, count_out, n, temp, detail::kSelectPredicate, &pred, false);
+}
+Status Select::partition_flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
+                                 BufferView count_out, Count n, BufferView temp) const {
+  return plan_->record_select(cmd, in, flags, out, count_out, n, temp, detail::kSelectFlagged, nullptr, true);
+}
+Status Select::partition_predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
+                                    BufferView count_out, Count n, BufferView temp) const {
+  return plan_->record_select(cmd, in, {}, out, count_out, n, temp, detail::kSelectPredicate, &pred, true);
+}
+Status Select::unique(VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count_out, Count n,
+                      BufferView temp) const {
+  return plan_->record_select(cmd, in, {}, out, count_out, n, temp, detail::kSelectUnique, nullptr, false);
+}
+
+// ---------------------------------------------------------------------------------------------
+UniqueByKey::UniqueByKey(std::unique_ptr<SelectPlan> p) : plan_(std::move(p)) {}
+UniqueByKey::UniqueByKey(UniqueByKey&&) noexcept = default;
+UniqueByKey& UniqueByKey::operator=(UniqueByKey&&) noexcept = default;
+UniqueByKey::~UniqueByKey() = default;
+
+Result<UniqueByKey> UniqueByKey::create(const Context& ctx, ValueType key_type, ValueType value_type,
+                                        const SelectOptions& o) {
+  auto plan = detail::make_plan(ctx, "UniqueByKey", key_type, o, true);
+  if (!plan) return plan.error();
+  ScanOptions so;
+  so.use_subgroup_ops = o.use_subgroup_ops;
+  auto seg = SegmentedScan::create(ctx, value_type, so);
+  if (!seg) return seg.error();
+  (*plan)->seg.emplace(std::move(*seg));
+  (*plan)->value_type = value_type;
+  (*plan)->vsz = uint32_t(size_of(value_type));
+  return UniqueByKey(std::move(*plan));
+}
+uint64_t UniqueByKey::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
+Status UniqueByKey::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+Status UniqueByKey::record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
+                           BufferView values_out, BufferView count_out, Count n, BufferView temp) const {
+  return plan_->record_select(cmd, keys_in, {}, keys_out, count_out, n, temp, detail::kSelectUnique, nullptr, false,
+                              values_in, values_out);
+}
+
+// ---------------------------------------------------------------------------------------------
+OffsetAllocator::OffsetAllocator(std::unique_ptr<SelectPlan> p) : plan_(std::move(p)) {}
+OffsetAllocator::OffsetAllocator(OffsetAllocator&&) noexcept = default;
+OffsetAllocator& OffsetAllocator::operator=(OffsetAllocator&&) noexcept = default;
+OffsetAllocator::~OffsetAllocator() = default;
+
+Result<OffsetAllocator> OffsetAllocator::create(const Context& ctx, const SelectOptions& o) {
+  auto plan = detail::make_plan(ctx, "OffsetAllocator", ValueType::u32, o, false);
+  if (!plan) return plan.error();
+  return OffsetAllocator(std::move(*plan));
+}
+uint64_t OffsetAllocator::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
+Status OffsetAllocator::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+Status OffsetAllocator::record(VkCommandBuffer cmd, BufferView counts, BufferView offsets, BufferView total_out,
+                               Count n, BufferView temp) const {
+  return plan_->record_allocate(cmd, counts, offsets, total_out, n, temp);
+}
+
+}  // namespace vkprim

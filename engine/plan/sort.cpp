@@ -1,0 +1,273 @@
+// RadixSort: LSD radix sort, reduce-then-scan per 8-bit digit (Merrill & Grimshaw 2011, "High
+// performance and scalable radix sorting"), with Onesweep's upfront histogram of every digit
+// (Adinets & Merrill 2022) used to turn passes in which all keys share a digit into copies,
+// decided on the GPU. Per sort:
+//   fill(hist, 0) -> radix_histogram
+//   per digit pass p: radix_upsweep (per-tile digit counts, digit-major)
+//                     -> Scan::exclusive of the counts, in place
+//                     -> radix_downsweep (stable rank within the tile + scatter; or a copy)
+// Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
+// writes keys_out; the input is never written.
+#include "core/pipeline.hpp"
+#include "pass/sort.hpp"
+#include "plan/tuning.hpp"
+
+#include <vkprim/elementwise.hpp>
+#include <vkprim/sort.hpp>
+
+#include <optional>
+#include <string>
+
+namespace vkprim {
+namespace detail {
+
+namespace {
+uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
+std::string str(uint64_t v) { return std::to_string(v); }
+}  // namespace
+
+struct SortPlan {
+  const ContextImpl* ctx = nullptr;
+  ValueType key_type = ValueType::u32;
+  uint32_t key_bytes = 4, value_bytes = 0, key_flags = 0;
+  bool subgroup = false;
+  uint32_t wg = tuning::kRadixWorkgroup, items = tuning::kRadixItems;
+  Pipeline histogram, upsweep, downsweep_keys, downsweep_pairs;
+  std::optional<Scan> scan;  // u32 exclusive sum of the digit counts
+  std::optional<Fill> fill;
+  std::optional<Buffer> owned_temp;
+
+  uint32_t key_bits() const { return key_bytes * 8; }
+  uint64_t tile_items() const { return uint64_t(wg) * items; }
+  uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
+  uint64_t counts_words(uint64_t n) const { return 256 * tiles(n); }
+
+  // Temp layout: [histogram: 8 passes x 256 u32] [digit counts] [scan temp] [keys] [values].
+  struct Layout {
+    uint64_t hist = 0, counts = 0, scan = 0, keys = 0, values = 0, total = 0;
+  };
+  Layout layout(uint64_t n) const {
+    Layout l;
+    l.counts = 8 * 256 * 4;
+    l.scan = l.counts + align16(counts_words(n) * 4);
+    l.keys = l.scan + align16(scan->temp_bytes(counts_words(n)));
+    l.values = l.keys + align16(n * key_bytes);
+    l.total = l.values + align16(n * value_bytes);
+    return l;
+  }
+
+  std::pair<uint32_t, uint32_t> grid(uint64_t tiles) const {
+    const uint64_t x = std::min<uint64_t>(tiles, ctx->caps.max_workgroup_count[0]);
+    return {uint32_t(x), uint32_t((tiles + x - 1) / x)};
+  }
+
+  Status check_view(const char* name, BufferView v, uint64_t bytes, uint32_t align) const {
+    if (v.size < bytes)
+      return make_error(Errc::invalid_argument, std::string("RadixSort: ") + name + " holds " +
+                                                    str(v.size) + " bytes, " + str(bytes) + " needed");
+    if (bytes && (!v.address || v.address % align))
+      return make_error(Errc::invalid_argument, std::string("RadixSort: ") + name +
+                                                    " is not addressable or not aligned to its " +
+                                                    str(align) + "-byte element");
+    return {};
+  }
+
+  Result<BufferView> resolve_temp(BufferView temp, uint64_t need) const {
+    if (temp.address == 0) {
+      if (!owned_temp || owned_temp->size() < need)
+        return make_error(Errc::invalid_argument,
+                          "RadixSort: no temporary storage: pass a buffer of temp_bytes(n) = " +
+                              str(need) + " bytes or call reserve(n) first");
+      temp = owned_temp->view();
+    }
+    if (temp.size < need || temp.address % 16)
+      return make_error(Errc::invalid_argument,
+                        "RadixSort: temporary storage must be 16-byte aligned and hold " + str(need) + " bytes");
+    return temp;
+  }
+
+  Status record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
+                BufferView values_out, const Count& count, BufferView temp_in, uint32_t begin_bit,
+                uint32_t end_bit, bool pairs) const {
+    const uint64_t n = count.n;
+    if (pairs && value_bytes == 0)
+      return make_error(Errc::invalid_argument,
+                        "RadixSort: sort_pairs needs an object created with SortOptions::value_bytes 4 or 8");
+    if (count.is_device() && (count.device.size < 4 || count.device.address % 4))
+      return make_error(Errc::invalid_argument, "RadixSort: the count buffer must hold an aligned u32");
+    if (n > 0xFFFFFFFFull)
+      return make_error(Errc::limit_exceeded, "RadixSort: at most 2^32 - 1 keys (got " + str(n) + ")");
+    const auto [gx, gy] = grid(tiles(n));
+    if (gy > ctx->caps.max_workgroup_count[1])
+      return make_error(Errc::limit_exceeded, "RadixSort: " + str(n) + " keys exceed the device's dispatch limits");
+    if (end_bit == 0) end_bit = key_bits();
+    if (begin_bit > end_bit || end_bit > key_bits())
+      return make_error(Errc::invalid_argument, "RadixSort: the bit range [" + str(begin_bit) + ", " + str(end_bit) +
+                                                    ") must satisfy begin <= end <= " + str(key_bits()));
+    VKPRIM_TRY(check_view("keys_in", keys_in, n * key_bytes, key_bytes));
+    VKPRIM_TRY(check_view("keys_out", keys_out, n * key_bytes, key_bytes));
+    const uint64_t vb = pairs ? value_bytes : 0;
+    if (pairs) {
+      VKPRIM_TRY(check_view("values_in", values_in, n * vb, uint32_t(vb)));
+      VKPRIM_TRY(check_view("values_out", values_out, n * vb, uint32_t(vb)));
+    }
+    auto overlap = [](BufferView a, BufferView b, uint64_t bytes) {
+      return bytes && a.address < b.address + bytes && b.address < a.address + bytes;
+    };
+    if (overlap(keys_in, keys_out, n * key_bytes) || overlap(values_in, values_out, n * vb))
+      return make_error(Errc::invalid_argument, "RadixSort: outputs must not overlap the inputs (the sort is out of place)");
+    auto temp = resolve_temp(temp_in, temp_bytes(n));
+    if (!temp) return temp.error();
+    const Layout l = layout(n);
+
+    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
+    if (!count.is_device() && n == 0) return {};
+    const uint32_t nt = uint32_t(tiles(n));
+    const uint64_t count_addr = count.is_device() ? count.device.address : 0;
+    const Pipeline& down = pairs ? downsweep_pairs : downsweep_keys;
+    const uint64_t vin = pairs ? values_in.address : 0, vout = pairs ? values_out.address : 0;
+    const uint32_t passes = (end_bit - begin_bit + 7) / 8;
+    if (passes == 0) {  // nothing to sort by: a stable sort is a copy
+      RadixDownsweepPush p{keys_in.address, keys_out.address, vin, vout, 0, 0, count_addr,
+                           uint32_t(n), nt, key_flags, 0, 0, 0, 1};
+      down.dispatch(cmd, &p, gx, gy);
+      return {};
+    }
+    const uint64_t hist = temp->address + l.hist, counts = temp->address + l.counts;
+    VKPRIM_TRY(fill->record(cmd, temp->sub(l.hist, passes * 256 * 4), uint32_t(0)));
+    compute_to_compute_barrier(*ctx, cmd);
+    RadixHistogramPush hp{keys_in.address, hist, count_addr, uint32_t(n), key_flags, begin_bit, end_bit, passes};
+    const uint32_t hgroups = std::min(grid_groups(*ctx, n, histogram.tile_items()), tuning::kRadixHistogramGroups);
+    histogram.dispatch(cmd, &hp, hgroups);
+    compute_to_compute_barrier(*ctx, cmd);
+
+    const BufferView counts_view = temp->sub(l.counts, counts_words(n) * 4);
+    const BufferView scan_temp = temp->sub(l.scan, l.keys - l.scan);
+    uint64_t src_k = keys_in.address, src_v = vin;
+    for (uint32_t p = 0; p < passes; ++p) {
+      // The last pass writes keys_out; the ones before alternate with the temporary buffers.
+      const bool to_out = (passes - 1 - p) % 2 == 0;
+      const uint64_t dst_k = to_out ? keys_out.address : temp->address + l.keys;
+      const uint64_t dst_v = !pairs ? 0 : to_out ? vout : temp->address + l.values;
+      const uint32_t shift = begin_bit + 8 * p, bits = std::min(8u, end_bit - shift);
+      RadixUpsweepPush up{src_k, hist, counts, count_addr, uint32_t(n), nt, key_flags, shift, bits, p};
+      upsweep.dispatch(cmd, &up, gx, gy);
+      VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, counts_words(n), scan_temp));
+      compute_to_compute_barrier(*ctx, cmd);
+      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, hist, counts, count_addr,
+                            uint32_t(n), nt, key_flags, shift, bits, p, 0};
+      down.dispatch(cmd, &dp, gx, gy);
+      if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
+      src_k = dst_k;
+      src_v = dst_v;
+    }
+    return {};
+  }
+
+  uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
+};
+
+namespace {
+Result<Pipeline> make_pipeline(const SortPlan& p, const std::string& name, uint32_t push, uint32_t items,
+                               bool subgroup) {
+  const ShaderBlob* blob = find_shader_blob(name.c_str());
+  if (!blob) return make_error(Errc::unsupported, "RadixSort: no shader variant " + name);
+  PipelineDesc d;
+  d.blob = blob;
+  d.push_bytes = push;
+  d.workgroup_size = p.wg;
+  d.items = items;
+  d.full_subgroups = subgroup;
+  return Pipeline::create(*p.ctx, d);
+}
+}  // namespace
+}  // namespace detail
+
+using detail::SortPlan;
+
+RadixSort::RadixSort(std::unique_ptr<SortPlan> p) : plan_(std::move(p)) {}
+RadixSort::RadixSort(RadixSort&&) noexcept = default;
+RadixSort& RadixSort::operator=(RadixSort&&) noexcept = default;
+RadixSort::~RadixSort() = default;
+
+Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, const SortOptions& o) {
+  const auto& ctx = context.impl();
+  const auto& caps = ctx.caps;
+  if (o.value_bytes != 0 && o.value_bytes != 4 && o.value_bytes != 8)
+    return make_error(Errc::invalid_argument,
+                      "RadixSort: value_bytes must be 0 (keys only), 4 or 8, not " + std::to_string(o.value_bytes));
+  auto plan = std::make_unique<SortPlan>();
+  plan->ctx = &ctx;
+  plan->key_type = key_type;
+  plan->key_bytes = uint32_t(size_of(key_type));
+  plan->value_bytes = o.value_bytes;
+  switch (key_type) {
+    case ValueType::u32: case ValueType::u64: plan->key_flags = detail::kRadixUnsigned; break;
+    case ValueType::i32: case ValueType::i64: plan->key_flags = detail::kRadixSigned; break;
+    case ValueType::f32: case ValueType::f64: plan->key_flags = detail::kRadixFloat; break;
+  }
+  if (o.descending) plan->key_flags |= detail::kRadixDescending;
+  plan->subgroup = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
+                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT);
+  // The ranking keeps one u32 per key of the tile in shared memory, plus ~4 KiB.
+  plan->items = caps.max_shared_memory >= 24 * 1024 ? detail::tuning::kRadixItems
+                                                     : detail::tuning::kRadixItemsSmallShared;
+  if (uint64_t(plan->wg) * plan->items * 4 + 5 * 1024 > caps.max_shared_memory)
+    return make_error(Errc::unsupported, "RadixSort: needs " + std::to_string(plan->wg * plan->items * 4 + 5 * 1024) +
+                                             " bytes of shared memory, the device has " +
+                                             std::to_string(caps.max_shared_memory));
+  const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
+  const std::string sg = plan->subgroup ? "_sg" : "_wg";
+  auto hist = detail::make_pipeline(*plan, "radix_histogram" + k, detail::kRadixHistogramPushBytes,
+                                    detail::tuning::kRadixHistogramItems, false);
+  if (!hist) return hist.error();
+  plan->histogram = std::move(*hist);
+  auto up = detail::make_pipeline(*plan, "radix_upsweep" + k, detail::kRadixUpsweepPushBytes, plan->items, false);
+  if (!up) return up.error();
+  plan->upsweep = std::move(*up);
+  auto down = detail::make_pipeline(*plan, "radix_downsweep" + k + "_v0" + sg, detail::kRadixDownsweepPushBytes,
+                                    plan->items, plan->subgroup);
+  if (!down) return down.error();
+  plan->downsweep_keys = std::move(*down);
+  if (o.value_bytes) {
+    auto dp = detail::make_pipeline(*plan, "radix_downsweep" + k + "_v" + std::to_string(o.value_bytes / 4) + sg,
+                                    detail::kRadixDownsweepPushBytes, plan->items, plan->subgroup);
+    if (!dp) return dp.error();
+    plan->downsweep_pairs = std::move(*dp);
+  }
+  ScanOptions so;
+  so.use_subgroup_ops = o.use_subgroup_ops;
+  auto scan = Scan::create(context, ValueType::u32, ScanOp::sum, so);
+  if (!scan) return scan.error();
+  plan->scan.emplace(std::move(*scan));
+  auto fill = Fill::create(context);
+  if (!fill) return fill.error();
+  plan->fill.emplace(std::move(*fill));
+  return RadixSort(std::move(plan));
+}
+
+uint64_t RadixSort::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
+
+Status RadixSort::reserve(uint64_t max_n) {
+  const uint64_t bytes = temp_bytes(max_n);
+  if (plan_->owned_temp && plan_->owned_temp->size() >= bytes) return {};
+  plan_->owned_temp.reset();
+  auto b = detail::create_buffer(*plan_->ctx, bytes, MemoryUsage::device);
+  if (!b) return b.error();
+  plan_->owned_temp = std::move(*b);
+  return {};
+}
+
+Status RadixSort::sort_keys(VkCommandBuffer cmd, BufferView keys_in, BufferView keys_out, Count n,
+                            BufferView temp, uint32_t begin_bit, uint32_t end_bit) const {
+  return plan_->record(cmd, keys_in, {}, keys_out, {}, n, temp, begin_bit, end_bit, false);
+}
+
+Status RadixSort::sort_pairs(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in,
+                             BufferView keys_out, BufferView values_out, Count n, BufferView temp,
+                             uint32_t begin_bit, uint32_t end_bit) const {
+  return plan_->record(cmd, keys_in, values_in, keys_out, values_out, n, temp, begin_bit, end_bit, true);
+}
+
+}  // namespace vkprim

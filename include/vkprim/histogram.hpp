@@ -1,0 +1,53 @@
+// Histogram with even bins (CUB's DeviceHistogram::HistogramEven): `bins` bins of equal width
+// over [lower, upper) of u32 or f32 samples; samples outside the range, and NaNs, are not
+// counted. Bin of a sample x in range:
+//   u32: (x - lower) * bins / (upper - lower), exact (64-bit integer arithmetic)
+//   f32: min(floor((x - lower) * scale), bins - 1) with scale = float(bins) / (upper - lower)
+//        evaluated in f32 (each operation correctly rounded, so a CPU doing the same f32
+//        arithmetic gets the same bins; near bin edges this may differ from exact arithmetic)
+//
+// Algorithm: bins privatized per workgroup in shared memory (up to ~6K bins; more spill to
+// global atomics directly), samples visited grid-stride, each workgroup adding its nonzero
+// bins to the global histogram once. Counts are exact (integer atomics); any bin count >= 1.
+//
+// Temporary storage: none. Synchronization owed by the caller: as for elementwise.hpp.
+// State overwritten: compute pipeline and push constants.
+#pragma once
+
+#include <vkprim/buffer.hpp>
+#include <vkprim/scan.hpp>
+#include <vkprim/types.hpp>
+
+#include <memory>
+
+namespace vkprim {
+
+namespace detail {
+struct HistogramPlan;
+}
+
+class Histogram {
+ public:
+  // Even bins over [lower, upper) of `sample_type` samples (u32 or f32, else
+  // Errc::unsupported). Errc::invalid_argument unless bins >= 1 and lower < upper (finite for
+  // f32).
+  static Result<Histogram> create_even(const Context& ctx, ValueType sample_type, uint32_t bins,
+                                       double lower, double upper);
+  uint32_t bins() const;
+  // True when the bins fit in shared memory (privatized), false when they use global atomics.
+  bool privatized() const;
+
+  // hist[0, bins) = the u32 counts of samples[0, n) (overwritten, not accumulated). Samples must
+  // be 4-byte aligned; n < 2^32 (Errc::limit_exceeded beyond).
+  Status record(VkCommandBuffer cmd, BufferView samples, BufferView hist, Count n) const;
+
+  Histogram(Histogram&&) noexcept;
+  Histogram& operator=(Histogram&&) noexcept;
+  ~Histogram();
+
+ private:
+  explicit Histogram(std::unique_ptr<detail::HistogramPlan>);
+  std::unique_ptr<detail::HistogramPlan> plan_;
+};
+
+}  // namespace vkprim

@@ -1,0 +1,150 @@
+// Compaction: select (copy_if), partition, unique, unique-by-key with a sum of each run, and the
+// "count -> exclusive scan -> write at offset" allocation helper (NOTES §2).
+//
+// Algorithm: count -> scan -> scatter (reduce-then-scan, as in Merrill & Grimshaw 2011 and
+// CUB's DeviceSelect before its single-pass version): each tile counts its selected elements,
+// the counts are scanned (vkprim::Scan), and each tile re-evaluates its selection and writes the
+// selected elements at their offsets. Output order is input order (stable). Reads the input
+// twice; deterministic; never spins.
+//
+// The number selected is written to a GPU buffer (`count_out`, a u32 or, with
+// SelectOptions::count_u64, a u64) so later work can read it without a CPU round trip, e.g. as
+// Count::on_device. Counts: at most 2^32 - 1 elements (Errc::limit_exceeded beyond).
+//
+// Temporary storage: as for scan.hpp (temp_bytes(max_n) + a caller buffer, or reserve()).
+// Synchronization owed by the caller: as for elementwise.hpp (inputs, flags, the count buffer
+// for Count::on_device; outputs and count_out). State overwritten: compute pipeline and push
+// constants. Outputs must not overlap inputs.
+#pragma once
+
+#include <vkprim/buffer.hpp>
+#include <vkprim/scan.hpp>
+#include <vkprim/types.hpp>
+
+#include <cstring>
+#include <memory>
+
+namespace vkprim {
+
+// A built-in predicate on elements of the Select's type T, compared as T (floats as floats: a
+// NaN satisfies only not_equal). mask_equal tests (bits(x) & a) == b on the raw bits.
+enum class SelectOp { less, less_equal, greater, greater_equal, equal, not_equal, mask_equal, in_range };
+
+struct Predicate {
+  SelectOp op = SelectOp::less;
+  ValueType type = ValueType::u32;
+  uint64_t a = 0, b = 0;  // raw bit patterns of the operands
+
+  template <Value T> static Predicate less(T v) { return make(SelectOp::less, v, T{}); }
+  template <Value T> static Predicate less_equal(T v) { return make(SelectOp::less_equal, v, T{}); }
+  template <Value T> static Predicate greater(T v) { return make(SelectOp::greater, v, T{}); }
+  template <Value T> static Predicate greater_equal(T v) { return make(SelectOp::greater_equal, v, T{}); }
+  template <Value T> static Predicate equal(T v) { return make(SelectOp::equal, v, T{}); }
+  template <Value T> static Predicate not_equal(T v) { return make(SelectOp::not_equal, v, T{}); }
+  // (x & mask) == value, on the bits of T (CUB's anchor "(x & 1) == 0" is mask_equal(1u, 0u)).
+  template <Value T> static Predicate mask_equal(T mask, T value) { return make(SelectOp::mask_equal, mask, value); }
+  // lo <= x < hi.
+  template <Value T> static Predicate in_range(T lo, T hi) { return make(SelectOp::in_range, lo, hi); }
+
+ private:
+  template <Value T>
+  static Predicate make(SelectOp op, T a, T b) {
+    Predicate p;
+    p.op = op;
+    p.type = value_type_of<T>();
+    std::memcpy(&p.a, &a, sizeof(T));
+    std::memcpy(&p.b, &b, sizeof(T));
+    return p;
+  }
+};
+
+struct SelectOptions {
+  bool count_u64 = false;         // count_out receives a u64 instead of a u32
+  bool use_subgroup_ops = true;   // as ScanOptions::use_subgroup_ops
+};
+
+namespace detail {
+struct SelectPlan;
+}
+
+// Compaction of elements of one ValueType (4 or 8 bytes). Only predicates look at the type;
+// flags and unique move and compare raw bits.
+class Select {
+ public:
+  // Errc::unsupported for f64 without shaderFloat64.
+  static Result<Select> create(const Context& ctx, ValueType type, const SelectOptions& options = {});
+  uint64_t temp_bytes(uint64_t max_n) const;
+  Status reserve(uint64_t max_n);
+
+  // out[0, k) = the in[i] with flags[i] != 0 (u32 flags), in input order; k -> count_out.
+  // out must hold max n elements; out[k, n) is not written.
+  Status flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
+                 BufferView count_out, Count n, BufferView temp = {}) const;
+  // As flagged, selecting the in[i] for which `pred` holds. Errc::invalid_argument if pred's
+  // type is not the Select's.
+  Status predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
+             BufferView count_out, Count n, BufferView temp = {}) const;
+  // out[0, k) = the selected elements in input order, out[k, n) = the rejected ones in input
+  // order (stable for both); k -> count_out.
+  Status partition_flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
+                           BufferView count_out, Count n, BufferView temp = {}) const;
+  Status partition_predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
+                      BufferView count_out, Count n, BufferView temp = {}) const;
+  // out[0, k) = the first element of each run of bit-identical consecutive elements (so for
+  // floats -0.0 and +0.0 differ, and equal NaN bit patterns form one run); k -> count_out.
+  Status unique(VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count_out, Count n,
+                BufferView temp = {}) const;
+
+  Select(Select&&) noexcept;
+  Select& operator=(Select&&) noexcept;
+  ~Select();
+
+ private:
+  explicit Select(std::unique_ptr<detail::SelectPlan>);
+  std::unique_ptr<detail::SelectPlan> plan_;
+};
+
+// Unique by key with a sum of each run (CUB's ReduceByKey with a sum): for each run of
+// bit-identical consecutive keys, keys_out[r] = the run's first key and values_out[r] = the sum
+// of its values (a segmented scan, vkprim::SegmentedScan: integer sums wrap, float sums are not
+// bit-exact against a serial sum); the number of runs -> count_out.
+class UniqueByKey {
+ public:
+  // Errc::unsupported for an f64 value type without shaderFloat64.
+  static Result<UniqueByKey> create(const Context& ctx, ValueType key_type, ValueType value_type,
+                                    const SelectOptions& options = {});
+  uint64_t temp_bytes(uint64_t max_n) const;
+  Status reserve(uint64_t max_n);
+  Status record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
+                BufferView values_out, BufferView count_out, Count n, BufferView temp = {}) const;
+
+  UniqueByKey(UniqueByKey&&) noexcept;
+  UniqueByKey& operator=(UniqueByKey&&) noexcept;
+  ~UniqueByKey();
+
+ private:
+  explicit UniqueByKey(std::unique_ptr<detail::SelectPlan>);
+  std::unique_ptr<detail::SelectPlan> plan_;
+};
+
+// The allocation helper: each of n producers asks for counts[i] slots (u32); offsets[i] =
+// counts[0] + ... + counts[i - 1] (u32, wrapping past 2^32 - 1) and the total -> total_out (u32,
+// or u64 with SelectOptions::count_u64, zero-extended). offsets may be counts (in place).
+class OffsetAllocator {
+ public:
+  static Result<OffsetAllocator> create(const Context& ctx, const SelectOptions& options = {});
+  uint64_t temp_bytes(uint64_t max_n) const;
+  Status reserve(uint64_t max_n);
+  Status record(VkCommandBuffer cmd, BufferView counts, BufferView offsets, BufferView total_out,
+                Count n, BufferView temp = {}) const;
+
+  OffsetAllocator(OffsetAllocator&&) noexcept;
+  OffsetAllocator& operator=(OffsetAllocator&&) noexcept;
+  ~OffsetAllocator();
+
+ private:
+  explicit OffsetAllocator(std::unique_ptr<detail::SelectPlan>);
+  std::unique_ptr<detail::SelectPlan> plan_;
+};
+
+}  // namespace vkprim

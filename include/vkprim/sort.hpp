@@ -1,0 +1,74 @@
+// LSD radix sort (stable), keys only or key-value pairs. Implementation: engine/plan/sort.cpp.
+//
+// Keys: u32 i32 f32 u64 i64 f64. Signed and float keys are sorted by bit transformation:
+// floats in IEEE total order, -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (so -0.0 sorts
+// before +0.0 and NaNs go to the ends by sign; NaNs of one sign are ordered by payload bits).
+// Descending order reverses it and stays stable (equal keys keep their input order).
+// A bit range [begin_bit, end_bit) of the *transformed* key limits the passes to the bits that
+// can differ (the CSR build sorts only the bits its dimensions need); keys equal in those bits
+// keep their input order. begin_bit == end_bit (nonzero) copies.
+// Values: 4 or 8 bytes, in their own buffer, permuted with their keys.
+//
+// Algorithm: reduce-then-scan per 8-bit digit (Merrill & Grimshaw 2011, "High performance and
+// scalable radix sorting"): per pass, per-tile digit counts, one exclusive scan of them
+// (vkprim::Scan), then a stable rank within the tile (2-bit split scans in shared memory, any
+// subgroup size) and a scatter. An upfront histogram of every digit (as in Onesweep, Adinets &
+// Merrill 2022) lets each pass find out on the GPU that all keys share its digit and copy
+// instead. One tile per workgroup, no inter-workgroup waiting: it cannot hang. Traffic per
+// pass: keys read twice and written once (+ values read and written once); ceil((end_bit -
+// begin_bit) / 8) passes, plus one read for the histogram. Onesweep's single-pass look-back
+// variant (read once per pass) is not implemented yet.
+//
+// Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
+// Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
+// n * (key + value bytes) + n / 16 * 4 bytes.
+// Synchronization owed by the caller: as for elementwise.hpp. Inputs are not modified.
+#pragma once
+
+#include <vkprim/buffer.hpp>
+#include <vkprim/scan.hpp>
+#include <vkprim/types.hpp>
+
+#include <memory>
+
+namespace vkprim {
+
+struct SortOptions {
+  bool descending = false;
+  uint32_t value_bytes = 0;     // 0: keys only; 4 or 8: key-value pairs (else invalid_argument)
+  bool use_subgroup_ops = true; // as ScanOptions::use_subgroup_ops
+};
+
+namespace detail {
+struct SortPlan;
+}
+
+class RadixSort {
+ public:
+  static Result<RadixSort> create(const Context& ctx, ValueType key_type,
+                                  const SortOptions& options = {});
+  uint64_t temp_bytes(uint64_t max_n) const;
+  Status reserve(uint64_t max_n);
+
+  // keys_out[0, n) = keys_in sorted; stable. end_bit 0 means the key's full width. Nothing past
+  // n is written (a Count::on_device count may be below its max). invalid_argument for a bit
+  // range outside the key, too-small or misaligned views, outputs overlapping inputs, or no
+  // temporary storage.
+  Status sort_keys(VkCommandBuffer cmd, BufferView keys_in, BufferView keys_out, Count n,
+                   BufferView temp = {}, uint32_t begin_bit = 0, uint32_t end_bit = 0) const;
+  // As sort_keys, and values_out[i] = values_in[j] where keys_out[i] came from keys_in[j].
+  // Needs an object created with SortOptions::value_bytes 4 or 8 (else invalid_argument).
+  Status sort_pairs(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in,
+                    BufferView keys_out, BufferView values_out, Count n, BufferView temp = {},
+                    uint32_t begin_bit = 0, uint32_t end_bit = 0) const;
+
+  RadixSort(RadixSort&&) noexcept;
+  RadixSort& operator=(RadixSort&&) noexcept;
+  ~RadixSort();
+
+ private:
+  explicit RadixSort(std::unique_ptr<detail::SortPlan>);
+  std::unique_ptr<detail::SortPlan> plan_;
+};
+
+}  // namespace vkprim

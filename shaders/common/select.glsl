@@ -1,0 +1,43 @@
+// Compaction (shaders/select_*.comp): which elements are selected.
+//   mode 0, flagged:   flags[i] != 0 (u32 flags)
+//   mode 1, predicate: op(x[i]) with operands a, b (raw bit patterns of T):
+//       0 x < a   1 x <= a   2 x > a   3 x >= a   4 x == a   5 x != a
+//       6 (bits(x) & a) == b   7 a <= x < b
+//     compared as T (floats as floats: NaN satisfies only !=).
+//   mode 2, unique:    i == 0 or bits(x[i]) != bits(x[i - 1]) (the first of each run of
+//                      bit-identical elements)
+#ifndef VKPRIM_SELECT_GLSL
+#define VKPRIM_SELECT_GLSL
+
+#define SELECT_FLAGGED 0u
+#define SELECT_PREDICATE 1u
+#define SELECT_UNIQUE 2u
+
+#if T_SIZE == 4
+#define TBits uint
+#else
+#define TBits uint64_t
+#endif
+
+bool select_predicate(T x, uint op, uint64_t a_bits, uint64_t b_bits) {
+  const T a = T_FROM_BITS(a_bits), b = T_FROM_BITS(b_bits);
+  switch (op) {
+    case 0u: return x < a;
+    case 1u: return x <= a;
+    case 2u: return x > a;
+    case 3u: return x >= a;
+    case 4u: return x == a;
+    case 5u: return x != a;
+    case 6u: return (T_BITS(x) & TBits(a_bits)) == TBits(b_bits);
+    default: return a <= x && x < b;
+  }
+}
+
+bool select_test(uint64_t in_addr, uint64_t flags_addr, uint i, uint mode, uint op, uint64_t a, uint64_t b) {
+  if (mode == SELECT_FLAGGED) return U32Buf(flags_addr).v[i] != 0u;
+  TBuf x = TBuf(in_addr);
+  if (mode == SELECT_PREDICATE) return select_predicate(x.v[i], op, a, b);
+  return i == 0u || T_BITS(x.v[i]) != T_BITS(x.v[i - 1u]);
+}
+
+#endif

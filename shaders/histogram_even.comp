@@ -1,0 +1,72 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Histogram with `bins` even bins over [lower, upper) of u32 (-DSAMPLE_u32) or f32
+// (-DSAMPLE_f32) samples; samples outside the range (and NaN) are not counted.
+//   u32: bin = (x - lower) * bins / (upper - lower), in 64-bit integers (exact)
+//   f32: bin = min(uint((x - lower) * scale), bins - 1), scale = float(bins) / (upper - lower)
+//        computed on the host in f32 (CUB's scheme; both operations correctly rounded)
+// HIST_SHARED: privatized in shared memory (HIST_BINS, specialization constant 2, >= bins),
+// flushed to the zeroed global histogram by atomics on nonzero bins; otherwise (more bins than
+// shared memory holds) global atomics directly. Workgroups visit tiles grid-stride; no barrier
+// inside the loop.
+#include "vkprim.glsl"
+
+layout(push_constant) uniform Push {
+  uint64_t samples_addr;
+  uint64_t hist_addr;   // bins u32, zeroed
+  uint64_t count_addr;  // nonzero: the sample count is the u32 there
+  uint n;
+  uint bins;
+  uint lower;           // bit patterns of the sample type
+  uint upper;           // f32: upper; u32: upper - 1 (the last sample in range, so that the
+                        // full range [0, 2^32) is expressible)
+  uint scale;           // f32 bits (f32 samples only)
+} pc;
+
+#if defined(HIST_SHARED)
+layout(constant_id = 2) const uint HIST_BINS = 256;
+shared uint s_hist[HIST_BINS];
+#define BIN_ADD(b) atomicAdd(s_hist[b], 1u)
+#else
+#define BIN_ADD(b) atomicAdd(U32Buf(pc.hist_addr).v[b], 1u)
+#endif
+
+void count_sample(uint bits) {
+#if defined(SAMPLE_u32)
+  if (bits >= pc.lower && bits <= pc.upper)
+    BIN_ADD(uint(uint64_t(bits - pc.lower) * pc.bins / (uint64_t(pc.upper - pc.lower) + 1ul)));
+#elif defined(SAMPLE_f32)
+  const float x = uintBitsToFloat(bits), lo = uintBitsToFloat(pc.lower);
+  if (x >= lo && x < uintBitsToFloat(pc.upper)) {
+    precise const float d = x - lo;
+    precise const float s = d * uintBitsToFloat(pc.scale);
+    BIN_ADD(min(uint(s), pc.bins - 1u));
+  }
+#else
+#error "define SAMPLE_u32 or SAMPLE_f32"
+#endif
+}
+
+void main() {
+  const uint lid = gl_LocalInvocationID.x;
+  const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+#if defined(HIST_SHARED)
+  for (uint i = lid; i < pc.bins; i += WG_SIZE) s_hist[i] = 0u;
+  barrier();
+#endif
+  U32Buf samples = U32Buf(pc.samples_addr);
+  const uint tile_items = WG_SIZE * ITEMS;
+  const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
+  FOR_EACH_TILE(tile, tiles) {
+    const uint64_t base = uint64_t(tile) * tile_items + lid;
+    for (uint k = 0u; k < ITEMS; ++k) {
+      const uint64_t i = base + k * WG_SIZE;
+      if (i < n) count_sample(samples.v[uint(i)]);
+    }
+  }
+#if defined(HIST_SHARED)
+  barrier();
+  for (uint i = lid; i < pc.bins; i += WG_SIZE)
+    if (s_hist[i] != 0u) atomicAdd(U32Buf(pc.hist_addr).v[i], s_hist[i]);
+#endif
+}

@@ -1,0 +1,78 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Compaction, step 3 of 3: each workgroup re-evaluates the selection of its tile (invocation i
+// holds elements [i * ITEMS, (i + 1) * ITEMS) of it), ranks the selected ones by a workgroup
+// exclusive scan of the per-invocation counts (common/counts_scan.glsl), and writes them at
+// offsets[tile] + rank: stable. Partition also writes rejected element i at
+// total + (i - number selected before i): stable too. Unique-by-key writes the run's key at its
+// head and the run's sum (values_in: a segmented inclusive sum) from its last element.
+// Tile 0 writes the total (offsets[tiles]) to count_out as a u32 or u64.
+#include "vkprim.glsl"
+#include "value_type.glsl"
+#include "select.glsl"
+#include "counts_scan.glsl"
+
+layout(push_constant) uniform Push {
+  uint64_t in_addr;
+  uint64_t flags_addr;
+  uint64_t out_addr;
+  uint64_t offsets_addr;  // tiles + 1 u32: the exclusive scan of select_upsweep's counts
+  uint64_t count_out;     // receives the number selected
+  uint64_t count_addr;
+  uint64_t values_in;     // unique-by-key: run sums (segmented inclusive scan), else 0
+  uint64_t values_out;
+  uint n;
+  uint tiles;
+  uint mode;
+  uint op;
+  uint64_t a;
+  uint64_t b;
+  uint opts;              // bit 0: partition; bit 1: count_out is a u64; bit 2: 8-byte values
+} pc;
+
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
+
+void main() {
+  const uint lid = gl_LocalInvocationID.x;
+  const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+  if (tile >= pc.tiles) return;
+  const uint n = UNIFORM(pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n);
+  U32Buf offsets = U32Buf(pc.offsets_addr);
+  const uint total = offsets.v[pc.tiles];
+  if (tile == 0u && lid == 0u) {
+    if ((pc.opts & 2u) != 0u) U64Buf(pc.count_out).v[0] = uint64_t(total);
+    else U32Buf(pc.count_out).v[0] = total;
+  }
+  const uint64_t first = uint64_t(tile) * (WG_SIZE * ITEMS);
+  if (first >= n) return;
+
+  const uint mine = uint(first) + lid * ITEMS;
+  bool sel[ITEMS];
+  uint c = 0u;
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = mine + k;
+    sel[k] = i < n && select_test(pc.in_addr, pc.flags_addr, i, pc.mode, pc.op, pc.a, pc.b);
+    c += sel[k] ? 1u : 0u;
+  }
+  uvec2 tile_total;
+  uint rank = offsets.v[tile] + counts_exclusive_scan(uvec2(c, 0u), tile_total).x;
+
+  TBuf x = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
+  const bool keep_rejected = (pc.opts & 1u) != 0u;
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = mine + k;
+    if (i >= n) break;
+    if (sel[k]) dst.v[rank] = x.v[i];
+    else if (keep_rejected) dst.v[total + (i - rank)] = x.v[i];
+    if (pc.values_in != 0ul) {
+      // The last element of a run: its run is the one whose head was counted last.
+      const bool tail = i + 1u == n || T_BITS(x.v[i + 1u]) != T_BITS(x.v[i]);
+      const uint run = rank + (sel[k] ? 1u : 0u) - 1u;
+      if (tail) {
+        if ((pc.opts & 4u) != 0u) U32x2Buf(pc.values_out).v[run] = U32x2Buf(pc.values_in).v[i];
+        else U32Buf(pc.values_out).v[run] = U32Buf(pc.values_in).v[i];
+      }
+    }
+    rank += sel[k] ? 1u : 0u;
+  }
+}

@@ -1,0 +1,31 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// The allocation helper's total, one invocation: stage 0 (before the scan) saves counts[n - 1];
+// stage 1 (after it) writes offsets[n - 1] + that count (0 when n is 0) to total_out as a u32
+// or u64. Saving first lets the scan run in place.
+#include "vkprim.glsl"
+
+layout(push_constant) uniform Push {
+  uint64_t counts_addr;
+  uint64_t offsets_addr;
+  uint64_t total_addr;
+  uint64_t scratch_addr;  // one u32
+  uint64_t count_addr;
+  uint n;
+  uint stage;
+  uint total_u64;
+} pc;
+
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
+
+void main() {
+  if (gl_LocalInvocationID.x != 0u) return;
+  const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+  if (pc.stage == 0u) {
+    U32Buf(pc.scratch_addr).v[0] = n != 0u ? U32Buf(pc.counts_addr).v[n - 1u] : 0u;
+    return;
+  }
+  const uint total = n != 0u ? U32Buf(pc.offsets_addr).v[n - 1u] + U32Buf(pc.scratch_addr).v[0] : 0u;
+  if (pc.total_u64 != 0u) U64Buf(pc.total_addr).v[0] = uint64_t(total);
+  else U32Buf(pc.total_addr).v[0] = total;
+}

@@ -1,0 +1,104 @@
+// Histogram against a CPU count with the documented bin formula: u32 and f32 samples, bins from
+// 1 to past what shared memory holds (the global-atomic path), the full u32 range, samples out
+// of range and NaN, counts from a GPU buffer; the histogram is overwritten, not accumulated.
+#include "gpu.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+using namespace vkprim;
+
+namespace {
+
+std::vector<uint32_t> cpu_hist_u32(const std::vector<uint32_t>& x, uint32_t bins, uint64_t lower, uint64_t upper) {
+  std::vector<uint32_t> h(bins);
+  for (uint32_t v : x)
+    if (v >= lower && v < upper) ++h[(uint64_t(v) - lower) * bins / (upper - lower)];
+  return h;
+}
+
+std::vector<uint32_t> cpu_hist_f32(const std::vector<float>& x, uint32_t bins, float lower, float upper) {
+  std::vector<uint32_t> h(bins);
+  const float scale = float(bins) / (upper - lower);
+  for (float v : x) {
+    if (!(v >= lower && v < upper)) continue;
+    volatile float d = v - lower;  // f32 arithmetic, as on the GPU
+    volatile float s = d * scale;
+    ++h[std::min(uint32_t(s), bins - 1)];
+  }
+  return h;
+}
+
+void run(Runtime& rt, const Histogram& h, const Buffer& samples, uint64_t n, const std::vector<uint32_t>& want) {
+  Buffer out = test::poisoned(rt, (uint64_t(h.bins()) + 4) * 4);
+  for (int rep = 0; rep < 2; ++rep)  // twice: overwritten, not accumulated
+    rt.submit([&](VkCommandBuffer cmd) { return h.record(cmd, samples, out, n); }).value();
+  auto got = rt.download<uint32_t>(out, h.bins() + 4).value();
+  for (uint32_t b = 0; b < h.bins(); ++b)
+    if (got[b] != want[b]) FAIL("bin " << b << ": got " << got[b] << ", want " << want[b]);
+  for (uint32_t b = h.bins(); b < h.bins() + 4; ++b) REQUIRE(got[b] == 0xDEADBEEFu);
+}
+
+}  // namespace
+
+TEST_CASE("histogram of u32 samples, even bins", "[histogram]") {
+  auto& rt = test::gpu();
+  const uint64_t n = 1000003;
+  auto x = test::random_values<uint32_t>(n, 1);
+  for (uint64_t i = 0; i < n; i += 3) x[i] %= 5000;  // many samples inside the small ranges
+  auto samples = rt.upload(x).value();
+  struct R { uint32_t bins; uint64_t lower, upper; };
+  for (R r : {R{256, 0, uint64_t(1) << 32}, R{1, 0, uint64_t(1) << 32}, R{7, 100, 4100}, R{1000, 0, 5000},
+              R{5000, 0, 5000}, R{20000, 0, 5000}, R{3, 4000, 4001}}) {
+    INFO("bins=" << r.bins << " range [" << r.lower << ", " << r.upper << ")");
+    auto h = Histogram::create_even(rt.context(), ValueType::u32, r.bins, double(r.lower), double(r.upper)).value();
+    if (r.bins == 20000) CHECK(!h.privatized());  // past shared memory: global atomics
+    if (r.bins == 256) CHECK(h.privatized());
+    run(rt, h, samples, n, cpu_hist_u32(x, r.bins, r.lower, r.upper));
+  }
+}
+
+TEST_CASE("histogram of f32 samples: out of range and NaN are dropped", "[histogram]") {
+  auto& rt = test::gpu();
+  const uint64_t n = 500001;
+  auto x = test::random_values<float>(n, 2);  // in about [-2048, 2048)
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (uint64_t i = 0; i < n; i += 101) x[i] = nan;
+  for (uint64_t i = 1; i < n; i += 103) x[i] = std::numeric_limits<float>::infinity();
+  for (uint64_t i = 2; i < n; i += 107) x[i] = 100.0f;  // exactly on the upper edge below
+  auto samples = rt.upload(x).value();
+  struct R { uint32_t bins; float lower, upper; };
+  for (R r : {R{256, -2048.0f, 2048.0f}, R{10, -100.0f, 100.0f}, R{3, 0.1f, 0.7f}, R{9000, -1000.0f, 1000.0f}}) {
+    INFO("bins=" << r.bins << " range [" << r.lower << ", " << r.upper << ")");
+    auto h = Histogram::create_even(rt.context(), ValueType::f32, r.bins, r.lower, r.upper).value();
+    run(rt, h, samples, n, cpu_hist_f32(x, r.bins, r.lower, r.upper));
+  }
+}
+
+TEST_CASE("histogram sizes, GPU-side counts and refused arguments", "[histogram]") {
+  auto& rt = test::gpu();
+  auto h = Histogram::create_even(rt.context(), ValueType::u32, 16, 0, 16).value();
+  const uint64_t max = 256 * 16 * 3 + 5;
+  std::vector<uint32_t> x(max);
+  for (uint64_t i = 0; i < max; ++i) x[i] = test::hash32(i) % 20;
+  auto samples = rt.upload(x).value();
+  for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4095), uint64_t(4097), max}) {
+    INFO("n=" << n);
+    run(rt, h, samples, n, cpu_hist_u32(std::vector<uint32_t>(x.begin(), x.begin() + n), 16, 0, 16));
+    auto cnt = rt.upload(std::vector<uint32_t>{uint32_t(n)}).value();
+    Buffer out = test::poisoned(rt, 64);
+    rt.submit([&](VkCommandBuffer cmd) { return h.record(cmd, samples, out, Count::on_device(cnt, max)); }).value();
+    REQUIRE(rt.download<uint32_t>(out, 16).value() == cpu_hist_u32(std::vector<uint32_t>(x.begin(), x.begin() + n), 16, 0, 16));
+  }
+  CHECK(Histogram::create_even(rt.context(), ValueType::u32, 0, 0, 10).error().code == Errc::invalid_argument);
+  CHECK(Histogram::create_even(rt.context(), ValueType::u32, 4, 10, 10).error().code == Errc::invalid_argument);
+  CHECK(Histogram::create_even(rt.context(), ValueType::u32, 4, 0, 5e9).error().code == Errc::invalid_argument);
+  CHECK(Histogram::create_even(rt.context(), ValueType::f32, 4, 0, INFINITY).error().code == Errc::invalid_argument);
+  CHECK(Histogram::create_even(rt.context(), ValueType::u64, 4, 0, 10).error().code == Errc::unsupported);
+  Buffer small = rt.alloc(16).value();
+  auto bad = rt.submit([&](VkCommandBuffer cmd) { return h.record(cmd, samples, small, 10); });
+  REQUIRE(!bad);
+  CHECK(bad.error().code == Errc::invalid_argument);
+}

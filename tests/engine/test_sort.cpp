@@ -1,0 +1,371 @@
+// Radix sort against std::stable_sort on a CPU twin of the key transformation: every key type,
+// ascending and descending, bit windows, keys only and pairs (stability checked through the
+// values), awkward sizes, every tail length across one tile, counts read from the GPU, and the
+// argument checks. Outputs are poisoned first; nothing past n may be written.
+#include "gpu.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace vkprim;
+
+namespace {
+
+constexpr uint64_t kTile = 256 * 16;  // tuning: radix tile (lavapipe has 32 KiB shared memory)
+
+// CPU twin of common/radix.glsl: the unsigned key whose order is the documented key order.
+template <class K>
+auto ordered_bits(K k, bool descending) {
+  using U = std::conditional_t<sizeof(K) == 4, uint32_t, uint64_t>;
+  constexpr U sign = U(1) << (sizeof(K) * 8 - 1);
+  U u = std::bit_cast<U>(k);
+  if constexpr (std::is_signed_v<K> && std::is_integral_v<K>) u ^= sign;
+  if constexpr (std::is_floating_point_v<K>) u = (u & sign) ? ~u : (u | sign);
+  return descending ? U(~u) : u;
+}
+
+// The permutation std::stable_sort gives when ordering by bits [begin, end) of the ordered key.
+template <class K>
+std::vector<uint32_t> reference_order(const std::vector<K>& keys, bool descending, uint32_t begin, uint32_t end) {
+  using U = decltype(ordered_bits(K{}, false));
+  const uint32_t width = end - begin;
+  const U mask = width >= sizeof(U) * 8 ? ~U(0) : ((U(1) << width) - 1);
+  std::vector<U> window(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) window[i] = (ordered_bits(keys[i], descending) >> (begin % (sizeof(U) * 8))) & mask;
+  std::vector<uint32_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0u);
+  if (width) std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return window[a] < window[b]; });
+  return order;
+}
+
+template <class K>
+bool same_bits(K a, K b) { return std::memcmp(&a, &b, sizeof(K)) == 0; }
+
+struct Case {
+  bool descending = false;
+  bool subgroup = true;
+  uint32_t value_bytes = 0;  // 0: keys only
+  uint32_t begin = 0, end = 0;
+};
+
+// Sorts `keys` (with values = the index, as u32 or u64, when pairs) and checks against the
+// reference permutation: keys bit for bit, values exactly (so stability is checked), nothing
+// written past n.
+template <class K>
+void check_sort(Runtime& rt, const RadixSort& sort, const std::vector<K>& keys, const Case& c) {
+  const uint64_t n = keys.size();
+  const uint32_t vb = c.value_bytes;
+  auto kin = rt.upload(keys).value();
+  Buffer kout = test::poisoned(rt, n * sizeof(K) + 64);
+  Buffer vin, vout;
+  if (vb == 4) {
+    std::vector<uint32_t> v(n);
+    std::iota(v.begin(), v.end(), 0u);
+    vin = rt.upload(v).value();
+  } else if (vb == 8) {
+    std::vector<uint64_t> v(n);
+    for (uint64_t i = 0; i < n; ++i) v[i] = i | (uint64_t(~i) << 32);
+    vin = rt.upload(v).value();
+  }
+  if (vb) vout = test::poisoned(rt, n * vb + 64);
+  if (vb && n == 0) vin = rt.alloc(16).value();
+  auto temp = rt.alloc(std::max<uint64_t>(sort.temp_bytes(n), 16)).value();
+  rt.submit([&](VkCommandBuffer cmd) {
+      return vb ? sort.sort_pairs(cmd, kin, vin, kout, vout, n, temp, c.begin, c.end)
+                : sort.sort_keys(cmd, kin, kout, n, temp, c.begin, c.end);
+    }).value();
+  const uint32_t end = c.end ? c.end : uint32_t(sizeof(K) * 8);
+  const auto order = reference_order(keys, c.descending, c.begin, end);
+  auto got = rt.download<K>(kout, n).value();
+  for (uint64_t i = 0; i < n; ++i)
+    if (!same_bits(got[i], keys[order[i]])) FAIL("key " << i << ": got " << got[i] << ", want " << keys[order[i]]);
+  if (vb == 4) {
+    auto v = rt.download<uint32_t>(vout, n).value();
+    for (uint64_t i = 0; i < n; ++i)
+      if (v[i] != order[i]) FAIL("value " << i << ": got " << v[i] << ", want " << order[i] << " (unstable?)");
+  } else if (vb == 8) {
+    auto v = rt.download<uint64_t>(vout, n).value();
+    for (uint64_t i = 0; i < n; ++i)
+      if (v[i] != (order[i] | (uint64_t(~uint64_t(order[i])) << 32))) FAIL("value " << i << " (unstable?)");
+  }
+  auto tail = rt.download<uint32_t>(kout.view().sub(n * sizeof(K), 64), 16).value();
+  for (auto w : tail) REQUIRE(w == 0xDEADBEEFu);
+  if (vb) {
+    auto vtail = rt.download<uint32_t>(vout.view().sub(n * vb, 64), 16).value();
+    for (auto w : vtail) REQUIRE(w == 0xDEADBEEFu);
+  }
+}
+
+template <class K>
+RadixSort make_sort(Runtime& rt, const Case& c) {
+  SortOptions o;
+  o.descending = c.descending;
+  o.value_bytes = c.value_bytes;
+  o.use_subgroup_ops = c.subgroup;
+  return RadixSort::create(rt.context(), value_type_of<K>(), o).value();
+}
+
+// Keys with the cases that break sorts: for floats -0.0 and +0.0, NaNs of both signs, +-inf,
+// denormals; for integers the extremes; a fifth of the keys repeated.
+template <class K>
+std::vector<K> special_keys(uint64_t n, uint32_t seed) {
+  auto keys = test::random_values<K>(n, seed);
+  std::vector<K> specials;
+  using L = std::numeric_limits<K>;
+  if constexpr (std::is_floating_point_v<K>) {
+    specials = {K(0.0), K(-0.0), L::infinity(), -L::infinity(), L::quiet_NaN(), -L::quiet_NaN(),
+                L::denorm_min(), -L::denorm_min(), L::max(), L::lowest(), K(1), K(-1)};
+    for (uint64_t i = 0; i < n; i += 7) {  // full-range bit patterns too, not only small values
+      using U = std::conditional_t<sizeof(K) == 4, uint32_t, uint64_t>;
+      U bits = U((uint64_t(test::hash32(i, seed + 9)) << 32) | test::hash32(i, seed + 10));
+      keys[i] = std::bit_cast<K>(bits);
+    }
+  } else {
+    specials = {L::min(), L::max(), K(0), K(1), K(L::max() - 1), K(L::min() + 1)};
+  }
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint32_t h = test::hash32(i, seed + 3);
+    if (h % 5 == 0) keys[i] = specials[h / 5 % specials.size()];
+  }
+  return keys;
+}
+
+template <class K>
+void sort_matrix() {
+  auto& rt = test::gpu();
+  if (value_type_of<K>() == ValueType::f64 && !rt.caps().shader_float64) {
+    // f64 keys are sorted as bits: no float arithmetic is needed, so this runs anyway.
+  }
+  for (bool descending : {false, true}) {
+    for (bool sg : {true, false}) {
+      Case c;
+      c.descending = descending;
+      c.subgroup = sg;
+      c.value_bytes = 4;
+      auto sort = make_sort<K>(rt, c);
+      for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kTile - 1, kTile, kTile + 1, 3 * kTile + 17, uint64_t(70001)}) {
+        INFO(to_string(value_type_of<K>()) << " descending=" << descending << " subgroup=" << sg << " n=" << n);
+        check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + descending), c);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("radix sort u32 keys and pairs match std::stable_sort", "[sort]") { sort_matrix<uint32_t>(); }
+TEST_CASE("radix sort i32", "[sort]") { sort_matrix<int32_t>(); }
+TEST_CASE("radix sort f32: -0.0 before +0.0, NaNs at the ends by sign", "[sort]") { sort_matrix<float>(); }
+TEST_CASE("radix sort u64", "[sort]") { sort_matrix<uint64_t>(); }
+TEST_CASE("radix sort i64", "[sort]") { sort_matrix<int64_t>(); }
+TEST_CASE("radix sort f64", "[sort]") { sort_matrix<double>(); }
+
+TEST_CASE("radix sort f32 key order is the documented total order", "[sort]") {
+  auto& rt = test::gpu();
+  using L = std::numeric_limits<float>;
+  const float nan = L::quiet_NaN();
+  // The expected ascending order, written out.
+  const std::vector<float> want = {-nan, -L::infinity(), -1.0f, -L::denorm_min(), -0.0f, 0.0f,
+                                   L::denorm_min(), 1.0f, L::infinity(), nan};
+  std::vector<float> shuffled = {1.0f, nan, -0.0f, -L::infinity(), 0.0f, -nan, L::denorm_min(),
+                                 L::infinity(), -1.0f, -L::denorm_min()};
+  for (bool descending : {false, true}) {
+    Case c;
+    c.descending = descending;
+    auto sort = make_sort<float>(rt, c);
+    auto in = rt.upload(shuffled).value();
+    Buffer out = test::poisoned(rt, 40);
+    auto temp = rt.alloc(sort.temp_bytes(10)).value();
+    rt.submit([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out, 10, temp); }).value();
+    auto got = rt.download<float>(out, 10).value();
+    for (size_t i = 0; i < 10; ++i) {
+      const float w = descending ? want[9 - i] : want[i];
+      INFO("descending=" << descending << " i=" << i << " got " << got[i] << " want " << w);
+      CHECK(same_bits(got[i], w));
+    }
+  }
+}
+
+TEST_CASE("radix sort pairs are stable on low-entropy and all-equal keys", "[sort][stable]") {
+  auto& rt = test::gpu();
+  for (uint32_t vb : {4u, 8u}) {
+    for (bool sg : {true, false}) {
+      Case c;
+      c.value_bytes = vb;
+      c.subgroup = sg;
+      auto sort = make_sort<uint32_t>(rt, c);
+      const uint64_t n = 5 * kTile + 123;
+      std::vector<uint32_t> low(n), equal(n, 0x5A5A5A5Au), small(n);
+      for (uint64_t i = 0; i < n; ++i) {
+        low[i] = test::hash32(i, 1) & test::hash32(i, 2) & test::hash32(i, 3);  // AND of three words
+        small[i] = test::hash32(i, 4) % 1000;  // high digits all zero: those passes are skipped
+      }
+      INFO("value_bytes=" << vb << " subgroup=" << sg);
+      check_sort(rt, sort, low, c);
+      check_sort(rt, sort, equal, c);
+      check_sort(rt, sort, small, c);
+      Case d = c;
+      d.descending = true;
+      auto desc = make_sort<uint32_t>(rt, d);
+      check_sort(rt, desc, low, d);
+      check_sort(rt, desc, equal, d);
+    }
+  }
+  // 64-bit keys with 64-bit values, a few distinct keys.
+  Case c;
+  c.value_bytes = 8;
+  auto sort = make_sort<uint64_t>(rt, c);
+  std::vector<uint64_t> keys(3 * kTile + 5);
+  for (uint64_t i = 0; i < keys.size(); ++i) keys[i] = uint64_t(test::hash32(i, 8) % 5) << 40;
+  check_sort(rt, sort, keys, c);
+}
+
+TEST_CASE("radix sort bit windows sort only the bits asked for", "[sort][bits]") {
+  auto& rt = test::gpu();
+  for (auto [begin, end] : {std::pair{0u, 12u}, {4u, 20u}, {3u, 29u}, {8u, 8u}, {0u, 1u}, {31u, 32u}, {24u, 32u}}) {
+    for (bool descending : {false, true}) {
+      Case c;
+      c.begin = begin;
+      c.end = end;
+      c.descending = descending;
+      c.value_bytes = 4;
+      auto sort = make_sort<uint32_t>(rt, c);
+      INFO("window [" << begin << ", " << end << ") descending=" << descending);
+      check_sort(rt, sort, test::random_values<uint32_t>(2 * kTile + 99, begin * 33 + end), c);
+      auto isort = make_sort<int32_t>(rt, c);
+      check_sort(rt, isort, test::random_values<int32_t>(kTile + 7, begin + end), c);
+    }
+  }
+  for (auto [begin, end] : {std::pair{10u, 45u}, {0u, 33u}, {32u, 64u}, {28u, 36u}, {60u, 64u}}) {
+    Case c;
+    c.begin = begin;
+    c.end = end;
+    c.value_bytes = 8;
+    INFO("64-bit window [" << begin << ", " << end << ")");
+    auto sort = make_sort<uint64_t>(rt, c);
+    check_sort(rt, sort, test::random_values<uint64_t>(kTile + 300, begin + end), c);
+    auto fsort = make_sort<double>(rt, c);
+    check_sort(rt, fsort, special_keys<double>(kTile + 300, begin + end), c);
+  }
+}
+
+TEST_CASE("radix sort sizes either side of powers of two, up to 2^22", "[sort][large]") {
+  auto& rt = test::gpu();
+  Case c;
+  auto sort = make_sort<uint32_t>(rt, c);
+  for (int k : {12, 16, 20}) {
+    for (int64_t d : {-1, 1}) {
+      const uint64_t n = (uint64_t(1) << k) + d;
+      INFO("n=" << n);
+      check_sort(rt, sort, test::random_values<uint32_t>(n, k), c);
+    }
+  }
+  Case p;
+  p.value_bytes = 4;
+  auto pairs = make_sort<uint32_t>(rt, p);
+  const uint64_t big = uint64_t(1) << 22;
+  INFO("n=2^22 pairs");
+  check_sort(rt, pairs, test::random_values<uint32_t>(big, 22), p);
+}
+
+TEST_CASE("radix sort every tail length across one tile", "[sort][tails]") {
+  // One configuration (u32 pairs, an 8-bit window: one digit pass, many equal digits), every n
+  // in [tile, 2 * tile], recorded back to back into one command buffer per batch, sharing one
+  // temp buffer (vkprim orders the calls).
+  auto& rt = test::gpu();
+  Case c;
+  c.value_bytes = 4;
+  c.end = 8;
+  auto sort = make_sort<uint32_t>(rt, c);
+  const uint64_t lo = kTile, hi = 2 * kTile;
+  auto keys = test::random_values<uint32_t>(hi, 5);
+  std::vector<uint32_t> idx(hi);
+  std::iota(idx.begin(), idx.end(), 0u);
+  auto kin = rt.upload(keys).value();
+  auto vin = rt.upload(idx).value();
+  auto temp = rt.alloc(sort.temp_bytes(hi)).value();
+  constexpr uint64_t kBatch = 512;
+  for (uint64_t b0 = lo; b0 <= hi; b0 += kBatch) {
+    const uint64_t b1 = std::min(hi, b0 + kBatch - 1);
+    uint64_t total = 0;
+    for (uint64_t n = b0; n <= b1; ++n) total += n;
+    Buffer kout = test::poisoned(rt, total * 4), vout = test::poisoned(rt, total * 4);
+    rt.submit([&](VkCommandBuffer cmd) -> Status {
+        uint64_t at = 0;
+        for (uint64_t n = b0; n <= b1; at += n, ++n)
+          VKPRIM_TRY(sort.sort_pairs(cmd, kin, vin, kout.view().sub(at * 4, n * 4), vout.view().sub(at * 4, n * 4), n, temp, 0, 8));
+        return {};
+      }).value();
+    auto gk = rt.download<uint32_t>(kout, total).value();
+    auto gv = rt.download<uint32_t>(vout, total).value();
+    uint64_t at = 0;
+    for (uint64_t n = b0; n <= b1; at += n, ++n) {
+      const auto order = reference_order(std::vector<uint32_t>(keys.begin(), keys.begin() + n), false, 0, 8);
+      for (uint64_t i = 0; i < n; ++i)
+        if (gv[at + i] != order[i] || gk[at + i] != keys[order[i]]) FAIL("n=" << n << " element " << i);
+    }
+  }
+}
+
+TEST_CASE("radix sort with the count in a GPU buffer", "[sort][device-count]") {
+  auto& rt = test::gpu();
+  Case c;
+  c.value_bytes = 4;
+  auto sort = make_sort<int32_t>(rt, c);
+  const uint64_t max = 3 * kTile + 11;
+  auto keys = test::random_values<int32_t>(max, 12);
+  std::vector<uint32_t> idx(max);
+  std::iota(idx.begin(), idx.end(), 0u);
+  auto kin = rt.upload(keys).value();
+  auto vin = rt.upload(idx).value();
+  auto temp = rt.alloc(sort.temp_bytes(max)).value();
+  for (uint32_t n : {0u, 1u, uint32_t(kTile) + 1, uint32_t(max)}) {
+    INFO("n=" << n << " of max " << max);
+    auto count = rt.upload(std::vector<uint32_t>{n}).value();
+    Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
+    rt.submit([&](VkCommandBuffer cmd) {
+        return sort.sort_pairs(cmd, kin, vin, kout, vout, Count::on_device(count, max), temp);
+      }).value();
+    auto gk = rt.download<int32_t>(kout, max).value();
+    auto gv = rt.download<uint32_t>(vout, max).value();
+    const auto order = reference_order(std::vector<int32_t>(keys.begin(), keys.begin() + n), false, 0, 32);
+    for (uint32_t i = 0; i < n; ++i) {
+      REQUIRE(gv[i] == order[i]);
+      REQUIRE(gk[i] == keys[order[i]]);
+    }
+    for (uint64_t i = n; i < max; ++i) REQUIRE(gv[i] == 0xDEADBEEFu);
+  }
+}
+
+TEST_CASE("radix sort uses reserved storage and refuses broken contracts", "[sort][errors]") {
+  auto& rt = test::gpu();
+  auto sort = RadixSort::create(rt.context(), ValueType::u32).value();
+  const uint64_t n = 1000;
+  auto keys = test::random_values<uint32_t>(n, 1);
+  auto in = rt.upload(keys).value();
+  Buffer out = test::poisoned(rt, n * 4);
+  auto run = [&](auto&& f) { return rt.submit([&](VkCommandBuffer cmd) { return f(cmd); }); };
+  auto err = run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out, n); });
+  REQUIRE(!err);
+  CHECK(err.error().code == Errc::invalid_argument);  // no temp, nothing reserved
+  REQUIRE(sort.reserve(n));
+  run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out, n); }).value();
+  auto got = rt.download<uint32_t>(out, n).value();
+  std::sort(keys.begin(), keys.end());
+  CHECK(got == keys);
+
+  CHECK(run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out, n, {}, 4, 40); }).error().code == Errc::invalid_argument);
+  CHECK(run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out, n, {}, 9, 8); }).error().code == Errc::invalid_argument);
+  CHECK(run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, in, n); }).error().code == Errc::invalid_argument);
+  CHECK(run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out.view().sub(0, 400), n); }).error().code == Errc::invalid_argument);
+  CHECK(run([&](VkCommandBuffer cmd) { return sort.sort_pairs(cmd, in, in, out, out, n); }).error().code == Errc::invalid_argument);
+  CHECK(run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out, uint64_t(1) << 33); }).error().code == Errc::limit_exceeded);
+  SortOptions bad;
+  bad.value_bytes = 2;
+  CHECK(RadixSort::create(rt.context(), ValueType::u32, bad).error().code == Errc::invalid_argument);
+}
