@@ -9,9 +9,6 @@
 #include "workgroup_scan.glsl"
 #include "tile_io.glsl"
 #include "ranges.glsl"
-#if defined(SUBGROUP)
-#include "tile_scan_striped.glsl"
-#endif
 
 layout(push_constant) uniform Push {
   uint64_t in_addr;
@@ -36,16 +33,9 @@ void main() {
     const uint64_t first = uint64_t(t) * TILE_ITEMS;
     const uint valid = uint(min(n - first, uint64_t(TILE_ITEMS)));
     Agg tile_total;
-#if defined(SUBGROUP)
-    Agg round_prefix[ITEMS];  // the first ROUNDS entries are used
-    striped_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
-    const Agg chunk_prefix = workgroup_scan_subgroup_totals(striped_chunk_scan(items, round_prefix), tile_total);
-    striped_store_scan(pc.out_addr, first, valid, aligned, exclusive, agg_combine(prefix, chunk_prefix), round_prefix, items);
-#else
     tile_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
     const Agg thread_prefix = workgroup_exclusive_scan(thread_reduce(items), tile_total);
     tile_store_scan(pc.out_addr, first, valid, aligned, exclusive, agg_combine(prefix, thread_prefix), items);
-#endif
     prefix = agg_combine(prefix, tile_total);
   }
 }

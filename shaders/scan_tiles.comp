@@ -12,9 +12,6 @@
 #include "workgroup_scan.glsl"
 #include "tile_state.glsl"
 #include "tile_io.glsl"
-#if defined(SUBGROUP)
-#include "tile_scan_striped.glsl"
-#endif
 
 layout(push_constant) uniform Push {
   uint64_t in_addr;     // n values of T
@@ -60,15 +57,8 @@ void main() {
   // Scan in registers, then across the workgroup.
   Agg items[ITEMS];
   Agg tile_total;
-#if defined(SUBGROUP)
-  Agg round_prefix[ITEMS];  // the first ROUNDS entries are used
-  striped_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
-  const Agg chunk_total = striped_chunk_scan(items, round_prefix);
-  const Agg chunk_prefix = workgroup_scan_subgroup_totals(chunk_total, tile_total);
-#else
   tile_load(pc.in_addr, pc.heads_addr, first, valid, aligned, items);
   const Agg thread_prefix = workgroup_exclusive_scan(thread_reduce(items), tile_total);
-#endif
 
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
   Agg prefix = agg_identity();
@@ -80,9 +70,5 @@ void main() {
     if (lid == 0u && publishes) ts_publish(st, tile, 1u, agg_combine(prefix, tile_total));
   }
 
-#if defined(SUBGROUP)
-  striped_store_scan(pc.out_addr, first, valid, aligned, exclusive, agg_combine(prefix, chunk_prefix), round_prefix, items);
-#else
   tile_store_scan(pc.out_addr, first, valid, aligned, exclusive, agg_combine(prefix, thread_prefix), items);
-#endif
 }

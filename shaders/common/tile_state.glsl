@@ -63,73 +63,19 @@ Agg reduce_tile_part(uint tile, uint part, uint parts);
 
 shared Agg lb_acc;
 
-#if defined(SUBGROUP)
-// Look-back by subgroup 0 alone (call it from all of subgroup 0, the others skip it): each pass
-// reads a window of gl_SubgroupSize predecessors at once, lane order = tile order (the highest
-// lane is the nearest tile); ballots find the nearest tile that is not just an aggregate, a
-// subgroup reduction combines what lies after it. Every branch depends on ballots or
-// reductions only, so the subgroup stays converged. Returns the combination of all tiles
-// before `tile`.
-Agg look_back_subgroup(StateBuf st, uint tile, uint spin_limit) {
-  const uint lanes = gl_SubgroupSize;
-  const uint lane = gl_SubgroupInvocationID;
-  Agg acc = agg_identity();
-  uint j = tile - 1u;  // the nearest tile not yet combined
-  uint blocked_on = 0xFFFFFFFFu;
-  uint spins = 0u;
-  for (;;) {
-    // Lane l reads tile j - (lanes - 1 - l); lanes before tile 0 act as an empty inclusive.
-    const int t = int(j) - int(lanes - 1u - lane);
-    Agg v = agg_identity();
-    uint f = TS_INCLUSIVE;
-    if (t >= 0) {
-      f = ts_read(st, uint(t), v);
-      if (t == 0 && f == TS_AGGREGATE) f = TS_INCLUSIVE;  // tile 0's aggregate is inclusive
-    }
-    const uvec4 stops = subgroupBallot(f != TS_AGGREGATE);
-    const uvec4 inclusive = subgroupBallot(f == TS_INCLUSIVE);
-    // Lanes above the highest stop are aggregates; the stop itself counts if inclusive.
-    const uint stop = subgroupBallotBitCount(stops) == 0u ? 0xFFFFFFFFu : subgroupBallotFindMSB(stops);
-    const uint stop_flag = stop == 0xFFFFFFFFu                      ? TS_AGGREGATE
-                           : subgroupBallotBitExtract(inclusive, stop) ? TS_INCLUSIVE
-                                                                     : TS_NOT_READY;
-    const bool take = stop == 0xFFFFFFFFu || lane > stop || (lane == stop && stop_flag == TS_INCLUSIVE);
-    acc = agg_combine(subgroup_reduce(take ? v : agg_identity()), acc);
-    if (stop_flag == TS_INCLUSIVE) break;
-    if (stop == 0xFFFFFFFFu) {  // a whole window of aggregates: keep going
-      j -= lanes;
-      continue;
-    }
-    const uint blocked = j - (lanes - 1u - stop);
-    if (blocked != blocked_on) {
-      blocked_on = blocked;
-      spins = 0u;
-    }
-    if (++spins <= spin_limit) {
-      j = blocked;  // read again from the tile that is not ready
-      continue;
-    }
-    // Decoupled fallback: this subgroup reduces the blocking tile's input itself.
-    acc = agg_combine(subgroup_reduce(reduce_tile_part(blocked, lane, lanes)), acc);
-    if (blocked == 0u) break;
-    j = blocked - 1u;
-    blocked_on = 0xFFFFFFFFu;
-    spins = 0u;
-  }
-  return acc;
-}
-#endif
-
-// Look-back with the whole workgroup, through shared memory (no subgroup operations): the path
-// for devices without them. Invocations 0..LB_WINDOW-1 read a window of predecessors, invocation
-// 0 combines them nearest-first. All invocations must call it in uniform control flow.
+// Look-back with the whole workgroup, through shared memory and no subgroup operations (a
+// subgroup-only variant driven by ballots measured 1.6x slower on an H100, and subgroup
+// operations inside this loop broke on lavapipe). Invocations 0..LB_WINDOW-1 read a window of
+// predecessors, invocation 0 combines them nearest-first. All invocations must call it in
+// uniform control flow.
 #define LB_WINDOW 32u
 shared uint lb_flag[LB_WINDOW];
 shared Agg lb_val[LB_WINDOW];
 shared uint lb_status;
 shared uint lb_next;
 
-Agg look_back_workgroup(StateBuf st, uint tile, uint spin_limit) {
+// Returns the combination of every tile before `tile`, in every invocation.
+Agg look_back(StateBuf st, uint tile, uint spin_limit) {
   const uint lid = gl_LocalInvocationID.x;
   uint j = tile - 1u;        // the nearest predecessor not yet combined
   uint blocked_on = 0xFFFFFFFFu;
@@ -194,22 +140,6 @@ Agg look_back_workgroup(StateBuf st, uint tile, uint spin_limit) {
   Agg result = lb_acc;
   barrier();
   return result;
-}
-
-// The combination of every tile before `tile`, in every invocation (uniform control flow).
-Agg look_back(StateBuf st, uint tile, uint spin_limit) {
-#if defined(SUBGROUP)
-  if (gl_SubgroupID == 0u) {
-    const Agg p = look_back_subgroup(st, tile, spin_limit);
-    if (gl_SubgroupInvocationID == 0u) lb_acc = p;
-  }
-  barrier();
-  const Agg result = lb_acc;
-  barrier();
-  return result;
-#else
-  return look_back_workgroup(st, tile, spin_limit);
-#endif
 }
 
 #endif

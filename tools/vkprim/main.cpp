@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   register_convert(app, action);
   register_info(app, action);
   register_spy(app, action);
+  register_spmv(app, action);
 #endif
   try {
     app.parse(argc, argv);

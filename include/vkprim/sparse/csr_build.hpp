@@ -1,0 +1,85 @@
+// CSR construction on the GPU from COO triplets, and CSR -> CSC (transpose), NOTES §6:
+//   1. keys row << col_bits | col (u32 when the shape's bits fit, else u64) and payloads 0..n-1;
+//   2. stable LSD radix sort (vkprim::RadixSort) on only the row + column bits the shape needs;
+//   3. values gathered into sorted order; run starts/ends of equal keys;
+//   4. duplicates summed by a segmented inclusive sum (Blelloch's operator, reduce-then-scan:
+//      deterministic) over each run, in input order (stable sort);
+//   5. compaction of each run's last element to the exclusive scan of the run-end flags;
+//   6. row pointer by a lower-bound search of each row in the sorted rows (no atomics).
+// Result = Eigen's setFromTriplets: any input order, duplicates summed in input order, explicit
+// zeros kept, columns sorted within each row. Float duplicate sums follow the segmented scan's
+// association (a tree within a workgroup), so a run of 3+ float duplicates may differ from
+// Eigen's left-to-right sum by rounding; runs of 1-2 entries and exact sums are identical.
+//
+// Limits: fewer than 2^31 triplets per build (the passes index in 32 bits); rows, cols < 2^32.
+// Temporary storage and synchronization as for spmv.hpp (temp_bytes/reserve; the caller owes
+// the barriers before and after). State overwritten: compute pipeline, push constants.
+#pragma once
+
+#include <memory>
+#include <vkprim/buffer.hpp>
+#include <vkprim/runtime.hpp>
+#include <vkprim/sparse/coo.hpp>
+#include <vkprim/sparse/device_csr.hpp>
+
+namespace vkprim::sparse {
+
+struct CsrBuildOptions {
+  bool use_subgroup_ops = true;
+};
+
+namespace detail {
+struct CsrBuildPlan;
+}
+
+class CsrBuilder {
+ public:
+  // Pipelines for `values` (f32 or f64); Errc::unsupported for f64 without shaderFloat64 and
+  // when the device cannot run the radix sort.
+  static Result<CsrBuilder> create(const Context& ctx, ValueType values,
+                                   const CsrBuildOptions& options = {});
+
+  uint64_t temp_bytes(uint64_t n, uint64_t rows, uint64_t cols) const;
+  Status reserve(uint64_t n, uint64_t rows, uint64_t cols);
+  // For record_transpose of an m.rows x m.cols matrix of m.nnz entries.
+  uint64_t transpose_temp_bytes(const CsrView& a) const;
+  Status reserve_transpose(const CsrView& a);
+
+  // Builds CSR from n triplets (coo_rows, coo_cols: u32; coo_values: the builder's type).
+  // `out` describes the destination: out.rows/cols the shape, out.row_ptr rows + 1 entries of
+  // its width (out.row_ptr_64), out.col_idx and out.values room for n entries (out.nnz is
+  // ignored). `counts` is 2 u32 written by the build: [0] the entry count after summing
+  // duplicates, [1] status: bit 0 set when some triplet lay outside rows x cols (it was
+  // counted as an entry at (0, 0)). Inputs are not modified.
+  Status record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
+                BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
+                BufferView temp = {}) const;
+
+  // CSC of `a`, i.e. the CSR of its transpose, into `out` (out.rows = a.cols, out.cols = a.rows,
+  // room for a.nnz entries); counts as above. Entries of a row keep their relative order.
+  Status record_transpose(VkCommandBuffer cmd, const CsrView& a, const CsrView& out,
+                          BufferView counts, BufferView temp = {}) const;
+
+  CsrBuilder(CsrBuilder&&) noexcept;
+  CsrBuilder& operator=(CsrBuilder&&) noexcept;
+  ~CsrBuilder();
+
+ private:
+  explicit CsrBuilder(std::unique_ptr<detail::CsrBuildPlan>);
+  std::unique_ptr<detail::CsrBuildPlan> plan_;
+};
+
+// Simple forms on the owned runtime (block until done). build_csr uploads m's triplets
+// (symmetric storage not expanded: call expand_symmetry first) and builds on the GPU;
+// Errc::invalid_argument for triplets outside the shape. transpose returns A^T in CSR (= A in
+// CSC) with options.values of A and a row pointer as wide as needed.
+Result<DeviceCsr> build_csr(Runtime& rt, const CooMatrix& m, const DeviceCsrOptions& options = {},
+                            const CsrBuildOptions& build = {});
+Result<DeviceCsr> transpose(Runtime& rt, const DeviceCsr& a, const CsrBuildOptions& build = {});
+// The same with a builder created once (its pipelines are reused; its owned temporary storage
+// grows as needed). The builder's value type must be options.values / a.value_type().
+Result<DeviceCsr> build_csr(Runtime& rt, CsrBuilder& builder, const CooMatrix& m,
+                            const DeviceCsrOptions& options = {});
+Result<DeviceCsr> transpose(Runtime& rt, CsrBuilder& builder, const DeviceCsr& a);
+
+}  // namespace vkprim::sparse

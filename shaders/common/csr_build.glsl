@@ -1,0 +1,27 @@
+// Shared by the CSR construction passes (csr_*.comp): sort keys (row, col) packed as
+// row << col_bits | col into a u32, or a u64 with -DKEY64, and the 1-D grid-stride loop over
+// `n` items (n < 2^31).
+#ifndef VKPRIM_CSR_BUILD_GLSL
+#define VKPRIM_CSR_BUILD_GLSL
+
+#if defined(KEY64)
+#define KEY uint64_t
+#define KEY_BYTES 8ul
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer KeyBuf { uint64_t v[]; };
+#else
+#define KEY uint
+#define KEY_BYTES 4ul
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { uint v[]; };
+#endif
+KEY key_at(uint64_t base, uint i) { return KeyBuf(base + uint64_t(i) * KEY_BYTES).v[0]; }
+
+#define FOR_EACH_ITEM(i, n)                                                        \
+  for (uint tile_ = gl_WorkGroupID.x; tile_ < ((n) + WG_SIZE * ITEMS - 1) / (WG_SIZE * ITEMS); \
+       tile_ += gl_NumWorkGroups.x)                                                \
+    for (uint k_ = 0, i = tile_ * WG_SIZE * ITEMS + gl_LocalInvocationID.x; k_ < ITEMS; ++k_, i += WG_SIZE) \
+      if (i < (n))
+
+uint u32_at(uint64_t base, uint i) { return U32Buf(base + uint64_t(i) * 4ul).v[0]; }
+void u32_store(uint64_t base, uint i, uint v) { U32Buf(base + uint64_t(i) * 4ul).v[0] = v; }
+
+#endif

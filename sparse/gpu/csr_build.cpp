@@ -1,0 +1,422 @@
+// CSR construction from COO and transpose on the GPU (include/vkprim/sparse/csr_build.hpp;
+// shaders/csr_*.comp): radix sort of packed (row, col) keys, segmented sum of duplicates,
+// compaction, row pointer.
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <string>
+#include <vector>
+#include <vkprim/elementwise.hpp>
+#include <vkprim/gather_scatter.hpp>
+#include <vkprim/scan.hpp>
+#include <vkprim/sort.hpp>
+#include <vkprim/sparse/csr_build.hpp>
+
+#include "core/pipeline.hpp"
+
+namespace vkprim::sparse {
+namespace detail {
+
+using vkprim::detail::compute_to_compute_barrier;
+using vkprim::detail::ContextImpl;
+using vkprim::detail::grid_groups;
+using vkprim::detail::Pipeline;
+using vkprim::detail::PipelineDesc;
+
+namespace {
+uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
+uint32_t bits_for(uint64_t extent) {
+  return extent <= 1 ? 0 : uint32_t(std::bit_width(extent - 1));
+}
+
+struct KeysPush {
+  uint64_t rows, cols, keys, idx, status;
+  uint32_t n, nrows, ncols, col_bits;
+};
+struct RunsPush {
+  uint64_t keys, heads, ends;
+  uint32_t n;
+};
+struct CompactPush {
+  uint64_t keys, ends, pos, sums, col_out, val_out, row_of, nnz;
+  uint32_t n, col_bits;
+};
+struct RowPtrPush {
+  uint64_t row_of, nnz, row_ptr;
+  uint32_t rows;
+};
+struct ExpandPush {
+  uint64_t row_ptr, row_of;
+  uint32_t nnz, rows;
+};
+constexpr uint32_t kWg = 256, kItems = 4;
+}  // namespace
+
+struct CsrBuildLayout {
+  uint64_t keys_in = 0, idx = 0, keys = 0, perm = 0, vals = 0, heads = 0, ends = 0, sums = 0,
+           pos = 0, row_of = 0, work = 0, total = 0;
+};
+
+struct CsrBuildPlan {
+  const ContextImpl* ctx = nullptr;
+  ValueType type = ValueType::f32;
+  uint32_t esz = 4;
+  Pipeline keys[2], runs[2], compact[2], row_ptr[2], expand[2];  // [0]: 32-bit, [1]: 64-bit
+  std::optional<RadixSort> sort32, sort64;
+  std::optional<Gather> gather;
+  std::optional<SegmentedScan> segsum;
+  std::optional<Scan> scan;
+  std::optional<Fill> fill;
+  std::optional<Buffer> owned_temp;
+
+  static bool wide_keys(uint64_t rows, uint64_t cols) {
+    const uint32_t cb = bits_for(cols);
+    return bits_for(rows) + cb > 32 || cb >= 32;
+  }
+  CsrBuildLayout layout(uint64_t n, uint64_t rows, uint64_t cols) const {
+    const bool k64 = wide_keys(rows, cols);
+    const uint64_t kb = k64 ? 8 : 4;
+    CsrBuildLayout L;
+    uint64_t at = 0;
+    auto take = [&at](uint64_t bytes) {
+      const uint64_t here = at;
+      at += align16(bytes);
+      return here;
+    };
+    L.keys_in = take(n * kb);
+    L.idx = take(n * 4);
+    L.keys = take(n * kb);
+    L.perm = take(n * 4);
+    L.vals = take(n * esz);
+    L.heads = take(n * 4);
+    L.ends = take(n * 4);
+    L.sums = take(n * esz);
+    L.pos = take(n * 4);
+    L.row_of = take(n * 4);
+    const uint64_t work = std::max(
+        {(k64 ? sort64 : sort32)->temp_bytes(n), segsum->temp_bytes(n), scan->temp_bytes(n)});
+    L.work = take(work);
+    L.total = at;
+    return L;
+  }
+
+  Result<BufferView> resolve(BufferView temp, uint64_t need, const char* call) const {
+    if (temp.address == 0) {
+      if (!owned_temp || owned_temp->size() < need)
+        return make_error(Errc::invalid_argument,
+                          std::string("CsrBuilder: no temporary storage: pass a buffer of ") +
+                              call + " = " + std::to_string(need) + " bytes or call reserve first");
+      temp = owned_temp->view();
+    }
+    if (temp.size < need || temp.address % 16)
+      return make_error(Errc::invalid_argument,
+                        "CsrBuilder: temporary storage must be 16-byte aligned and hold " +
+                            std::to_string(need) + " bytes");
+    return temp;
+  }
+
+  Status check_out(const CsrView& out, uint64_t n, BufferView counts) const {
+    const auto bad = [](const std::string& m) {
+      return make_error(Errc::invalid_argument, "CsrBuilder: " + m);
+    };
+    if (out.value_type != type) return bad("the output's value type differs from the builder's");
+    if (out.rows >= (uint64_t(1) << 32) || out.cols >= (uint64_t(1) << 32))
+      return bad("rows and cols must be < 2^32");
+    if (n >= (uint64_t(1) << 31))
+      return make_error(Errc::limit_exceeded, "CsrBuilder: at most 2^31 - 1 triplets per build");
+    const uint64_t rp = out.row_ptr_64 ? 8 : 4;
+    if (out.row_ptr.size < (out.rows + 1) * rp || out.row_ptr.address % rp)
+      return bad("row_ptr must hold rows + 1 aligned entries");
+    if (out.col_idx.size < n * 4 || out.values.size < n * esz)
+      return bad("col_idx and values must have room for n entries");
+    if (counts.size < 8 || counts.address % 4) return bad("counts must hold 2 aligned u32");
+    return {};
+  }
+
+  // The build proper, from triplets already in temp (keys_in/idx written by `prologue`).
+  Status record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
+                BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
+                BufferView temp_in) const {
+    VKPRIM_TRY(check_out(out, n, counts));
+    if (coo_rows.size < n * 4 || coo_cols.size < n * 4 || coo_values.size < n * esz)
+      return make_error(Errc::invalid_argument,
+                        "CsrBuilder: the triplet arrays must hold n elements each");
+    const CsrBuildLayout L = layout(n, out.rows, out.cols);
+    auto temp = resolve(temp_in, L.total, "temp_bytes(n, rows, cols)");
+    if (!temp) return temp.error();
+    const bool k64 = wide_keys(out.rows, out.cols);
+    const uint64_t kb = k64 ? 8 : 4;
+    const uint32_t cb = bits_for(out.cols), rb = bits_for(out.rows);
+    const uint64_t base = temp->address;
+    const auto sub = [&](uint64_t off, uint64_t bytes) { return temp->sub(off, bytes); };
+    const int rw = out.row_ptr_64 ? 1 : 0;
+    const auto& c = *ctx;
+
+    compute_to_compute_barrier(c, cmd);
+    VKPRIM_TRY(fill->record(cmd, counts.sub(0, 8), uint32_t(0)));
+    if (n == 0) {
+      VKPRIM_TRY(fill->record(cmd, out.row_ptr.sub(0, (out.rows + 1) * (out.row_ptr_64 ? 8 : 4)),
+                              uint32_t(0)));
+      return {};
+    }
+    compute_to_compute_barrier(c, cmd);
+    KeysPush kp{coo_rows.address,   coo_cols.address,   base + L.keys_in,
+                base + L.idx,       counts.address + 4, uint32_t(n),
+                uint32_t(out.rows), uint32_t(out.cols), cb};
+    keys[k64].dispatch(cmd, &kp, grid_groups(c, n, keys[k64].tile_items()));
+    compute_to_compute_barrier(c, cmd);
+    const RadixSort& sort = k64 ? *sort64 : *sort32;
+    VKPRIM_TRY(sort.sort_pairs(cmd, sub(L.keys_in, n * kb), sub(L.idx, n * 4), sub(L.keys, n * kb),
+                               sub(L.perm, n * 4), n, sub(L.work, L.total - L.work), 0,
+                               std::max(rb + cb, 1u)));
+    compute_to_compute_barrier(c, cmd);
+    VKPRIM_TRY(gather->record(cmd, coo_values, sub(L.perm, n * 4), sub(L.vals, n * esz), n, esz));
+    RunsPush rp{base + L.keys, base + L.heads, base + L.ends, uint32_t(n)};
+    runs[k64].dispatch(cmd, &rp, grid_groups(c, n, runs[k64].tile_items()));
+    compute_to_compute_barrier(c, cmd);
+    VKPRIM_TRY(segsum->inclusive(cmd, sub(L.vals, n * esz), sub(L.heads, n * 4),
+                                 sub(L.sums, n * esz), n, sub(L.work, L.total - L.work)));
+    compute_to_compute_barrier(c, cmd);
+    VKPRIM_TRY(scan->exclusive(cmd, sub(L.ends, n * 4), sub(L.pos, n * 4), n,
+                               sub(L.work, L.total - L.work)));
+    compute_to_compute_barrier(c, cmd);
+    CompactPush cp{
+        base + L.keys,      base + L.ends,   base + L.pos,   base + L.sums, out.col_idx.address,
+        out.values.address, base + L.row_of, counts.address, uint32_t(n),   cb};
+    compact[k64].dispatch(cmd, &cp, grid_groups(c, n, compact[k64].tile_items()));
+    compute_to_compute_barrier(c, cmd);
+    RowPtrPush pp{base + L.row_of, counts.address, out.row_ptr.address, uint32_t(out.rows)};
+    row_ptr[rw].dispatch(cmd, &pp, grid_groups(c, out.rows + 1, row_ptr[rw].tile_items()));
+    return {};
+  }
+
+  uint64_t transpose_temp_bytes(const CsrView& a) const {
+    return align16(a.nnz * 4) + layout(a.nnz, a.cols, a.rows).total;
+  }
+
+  Status record_transpose(VkCommandBuffer cmd, const CsrView& a, const CsrView& out,
+                          BufferView counts, BufferView temp_in) const {
+    if (a.value_type != type || out.rows != a.cols || out.cols != a.rows)
+      return make_error(
+          Errc::invalid_argument,
+          "CsrBuilder::record_transpose: out must be a.cols x a.rows of the builder's type");
+    if (a.nnz >= (uint64_t(1) << 31))
+      return make_error(Errc::limit_exceeded, "CsrBuilder: at most 2^31 - 1 entries per transpose");
+    const uint64_t rp = a.row_ptr_64 ? 8 : 4;
+    if (a.rows && (a.row_ptr.size < (a.rows + 1) * rp || a.col_idx.size < a.nnz * 4 ||
+                   a.values.size < a.nnz * esz))
+      return make_error(Errc::invalid_argument,
+                        "CsrBuilder::record_transpose: the input views are too small");
+    auto temp = resolve(temp_in, transpose_temp_bytes(a), "transpose_temp_bytes(a)");
+    if (!temp) return temp.error();
+    const BufferView row_of = temp->sub(0, a.nnz * 4);
+    const uint64_t head = align16(a.nnz * 4);
+    compute_to_compute_barrier(*ctx, cmd);
+    if (a.nnz) {
+      const int w = a.row_ptr_64 ? 1 : 0;
+      ExpandPush ep{a.row_ptr.address, row_of.address, uint32_t(a.nnz), uint32_t(a.rows)};
+      expand[w].dispatch(cmd, &ep, grid_groups(*ctx, a.nnz, expand[w].tile_items()));
+    }
+    // The transpose's triplets: (col, row, value), already in row order, so the stable sort keeps
+    // each output row's entries in input-row order: columns sorted.
+    return record(cmd, a.col_idx, row_of, a.values, a.nnz, out, counts,
+                  temp->sub(head, temp->size - head));
+  }
+};
+
+namespace {
+Result<Pipeline> pipeline(const ContextImpl& ctx, const std::string& name, uint32_t push_bytes) {
+  const vkprim::detail::ShaderBlob* blob = vkprim::detail::find_shader_blob(name.c_str());
+  if (!blob) return make_error(Errc::unsupported, "CsrBuilder: no shader variant " + name);
+  PipelineDesc d;
+  d.blob = blob;
+  d.push_bytes = push_bytes;
+  d.workgroup_size = kWg;
+  d.items = kItems;
+  return Pipeline::create(ctx, d);
+}
+}  // namespace
+}  // namespace detail
+
+using detail::CsrBuildPlan;
+
+CsrBuilder::CsrBuilder(std::unique_ptr<CsrBuildPlan> p) : plan_(std::move(p)) {}
+CsrBuilder::CsrBuilder(CsrBuilder&&) noexcept = default;
+CsrBuilder& CsrBuilder::operator=(CsrBuilder&&) noexcept = default;
+CsrBuilder::~CsrBuilder() = default;
+
+Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
+                                      const CsrBuildOptions& o) {
+  const auto& ctx = context.impl();
+  if (type != ValueType::f32 && type != ValueType::f64)
+    return make_error(Errc::invalid_argument,
+                      std::string("CsrBuilder: values must be f32 or f64, not ") + to_string(type));
+  if (type == ValueType::f64 && !ctx.caps.shader_float64)
+    return make_error(Errc::unsupported,
+                      "CsrBuilder<f64>: the device has no shaderFloat64 (use f32 values)");
+  auto plan = std::make_unique<CsrBuildPlan>();
+  plan->ctx = &ctx;
+  plan->type = type;
+  plan->esz = uint32_t(size_of(type));
+  const std::string t = to_string(type);
+  for (int w = 0; w < 2; ++w) {
+    const std::string k = w ? "_k64" : "_k32", r = w ? "_r64" : "_r32";
+    struct {
+      vkprim::detail::Pipeline* dst;
+      std::string name;
+      uint32_t bytes;
+    } list[] = {{&plan->keys[w], "csr_keys" + k, uint32_t(sizeof(detail::KeysPush))},
+                {&plan->runs[w], "csr_runs" + k, 28},
+                {&plan->compact[w], "csr_compact_" + t + k, uint32_t(sizeof(detail::CompactPush))},
+                {&plan->row_ptr[w], "csr_row_ptr" + r, 28},
+                {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
+    for (auto& e : list) {
+      auto p = detail::pipeline(ctx, e.name, e.bytes);
+      if (!p) return p.error();
+      *e.dst = std::move(*p);
+    }
+  }
+  SortOptions so;
+  so.value_bytes = 4;
+  so.use_subgroup_ops = o.use_subgroup_ops;
+  auto s32 = RadixSort::create(context, ValueType::u32, so);
+  if (!s32) return s32.error();
+  plan->sort32 = std::move(*s32);
+  auto s64 = RadixSort::create(context, ValueType::u64, so);
+  if (!s64) return s64.error();
+  plan->sort64 = std::move(*s64);
+  auto g = Gather::create(context);
+  if (!g) return g.error();
+  plan->gather = std::move(*g);
+  ScanOptions sc;
+  sc.deterministic = true;
+  sc.use_subgroup_ops = o.use_subgroup_ops;
+  auto seg = SegmentedScan::create(context, type, sc);
+  if (!seg) return seg.error();
+  plan->segsum = std::move(*seg);
+  auto scan = Scan::create(context, ValueType::u32, ScanOp::sum, sc);
+  if (!scan) return scan.error();
+  plan->scan = std::move(*scan);
+  auto fill = Fill::create(context);
+  if (!fill) return fill.error();
+  plan->fill = std::move(*fill);
+  return CsrBuilder(std::move(plan));
+}
+
+uint64_t CsrBuilder::temp_bytes(uint64_t n, uint64_t rows, uint64_t cols) const {
+  return plan_->layout(n, rows, cols).total;
+}
+uint64_t CsrBuilder::transpose_temp_bytes(const CsrView& a) const {
+  return plan_->transpose_temp_bytes(a);
+}
+
+namespace {
+Status reserve_bytes(CsrBuildPlan& p, uint64_t bytes) {
+  bytes = std::max<uint64_t>(bytes, 16);
+  if (p.owned_temp && p.owned_temp->size() >= bytes) return {};
+  p.owned_temp.reset();
+  auto b = vkprim::detail::create_buffer(*p.ctx, bytes, MemoryUsage::device);
+  if (!b) return b.error();
+  p.owned_temp = std::move(*b);
+  return {};
+}
+}  // namespace
+
+Status CsrBuilder::reserve(uint64_t n, uint64_t rows, uint64_t cols) {
+  return reserve_bytes(*plan_, temp_bytes(n, rows, cols));
+}
+Status CsrBuilder::reserve_transpose(const CsrView& a) {
+  return reserve_bytes(*plan_, transpose_temp_bytes(a));
+}
+
+Status CsrBuilder::record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
+                          BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
+                          BufferView temp) const {
+  return plan_->record(cmd, coo_rows, coo_cols, coo_values, n, out, counts, temp);
+}
+Status CsrBuilder::record_transpose(VkCommandBuffer cmd, const CsrView& a, const CsrView& out,
+                                    BufferView counts, BufferView temp) const {
+  return plan_->record_transpose(cmd, a, out, counts, temp);
+}
+
+namespace {
+// Reads the counts word pair after a build and shrinks `m` to the entries found.
+Status finish(Runtime& rt, DeviceCsr& m, const Buffer& counts) {
+  auto c = rt.download<uint32_t>(counts.view(), 2);
+  if (!c) return c.error();
+  if ((*c)[1] & 1u)
+    return make_error(Errc::invalid_argument,
+                      "build_csr: some triplets lie outside the matrix's rows x cols");
+  return m.set_nnz((*c)[0]);
+}
+}  // namespace
+
+Result<DeviceCsr> build_csr(Runtime& rt, const CooMatrix& m, const DeviceCsrOptions& options,
+                            const CsrBuildOptions& build) {
+  auto builder = CsrBuilder::create(rt.context(), options.values, build);
+  if (!builder) return builder.error();
+  return build_csr(rt, *builder, m, options);
+}
+
+Result<DeviceCsr> transpose(Runtime& rt, const DeviceCsr& a, const CsrBuildOptions& build) {
+  auto builder = CsrBuilder::create(rt.context(), a.value_type(), build);
+  if (!builder) return builder.error();
+  return transpose(rt, *builder, a);
+}
+
+Result<DeviceCsr> build_csr(Runtime& rt, CsrBuilder& builder, const CooMatrix& m,
+                            const DeviceCsrOptions& options) {
+  VKPRIM_TRY(validate(m));
+  const uint64_t n = uint64_t(m.nnz());
+  std::vector<uint32_t> r(n), c(n);
+  for (uint64_t k = 0; k < n; ++k) {
+    r[k] = uint32_t(m.row_indices[k]);
+    c[k] = uint32_t(m.col_indices[k]);
+  }
+  auto out = DeviceCsr::allocate(rt.context(), uint64_t(m.rows), uint64_t(m.cols), n, options);
+  if (!out) return out.error();
+  auto rb = rt.upload(r);
+  if (!rb) return rb.error();
+  auto cb = rt.upload(c);
+  if (!cb) return cb.error();
+  Result<Buffer> vb = make_error(Errc::invalid_argument, "");
+  if (options.values == ValueType::f64) {
+    std::vector<double> v(n);
+    for (uint64_t k = 0; k < n; ++k) v[k] = m.value(int64_t(k));
+    vb = rt.upload(v);
+  } else {
+    std::vector<float> v(n);
+    for (uint64_t k = 0; k < n; ++k) v[k] = float(m.value(int64_t(k)));
+    vb = rt.upload(v);
+  }
+  if (!vb) return vb.error();
+  auto counts = rt.alloc(8);
+  if (!counts) return counts.error();
+  VKPRIM_TRY(builder.reserve(n, uint64_t(m.rows), uint64_t(m.cols)));
+  CsrView view = out->view();
+  view.col_idx = out->col_idx_buffer().view();
+  view.values = out->values_buffer().view();
+  VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {
+    return builder.record(cmd, rb->view(), cb->view(), vb->view(), n, view, counts->view());
+  }));
+  VKPRIM_TRY(finish(rt, *out, *counts));
+  return out;
+}
+
+Result<DeviceCsr> transpose(Runtime& rt, CsrBuilder& builder, const DeviceCsr& a) {
+  DeviceCsrOptions o;
+  o.values = a.value_type();
+  o.force_row_ptr_64 = a.row_ptr_64();
+  auto out = DeviceCsr::allocate(rt.context(), a.cols(), a.rows(), a.nnz(), o);
+  if (!out) return out.error();
+  auto counts = rt.alloc(8);
+  if (!counts) return counts.error();
+  VKPRIM_TRY(builder.reserve_transpose(a.view()));
+  VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {
+    return builder.record_transpose(cmd, a.view(), out->view(), counts->view());
+  }));
+  VKPRIM_TRY(finish(rt, *out, *counts));
+  return out;
+}
+
+}  // namespace vkprim::sparse

@@ -1,0 +1,334 @@
+// SpMV plan: merge-path partition, tiles, segmented scan of the tiles' carries, fix-up
+// (include/vkprim/sparse/spmv.hpp; shaders/spmv_*.comp; docs/sparse-gpu.md).
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vkprim/elementwise.hpp>
+#include <vkprim/scan.hpp>
+#include <vkprim/sparse/spmv.hpp>
+
+#include "core/pipeline.hpp"
+#include "spmv_pass.hpp"
+
+namespace vkprim::sparse {
+namespace detail {
+
+using vkprim::detail::compute_to_compute_barrier;
+using vkprim::detail::ContextImpl;
+using vkprim::detail::grid_groups;
+using vkprim::detail::Pipeline;
+using vkprim::detail::PipelineDesc;
+
+namespace {
+uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
+
+uint64_t bits_of(double v, ValueType t) {
+  uint64_t bits = 0;
+  if (t == ValueType::f32) {
+    const float f = float(v);
+    std::memcpy(&bits, &f, 4);
+  } else {
+    std::memcpy(&bits, &v, 8);
+  }
+  return bits;
+}
+
+bool overlap(BufferView a, uint64_t a_bytes, BufferView b, uint64_t b_bytes) {
+  return a_bytes && b_bytes && a.address < b.address + b_bytes && b.address < a.address + a_bytes;
+}
+}  // namespace
+
+// Temporary storage of one call, for `tiles` tiles (each array 16-byte aligned).
+struct SpmvTempLayout {
+  uint64_t coords = 0, carry = 0, carry_head = 0, carry_scan = 0, head = 0, fix = 0, scan = 0,
+           total = 0;
+  SpmvTempLayout(uint64_t tiles, uint32_t esz, uint64_t scan_bytes) {
+    uint64_t at = 0;
+    auto take = [&at](uint64_t bytes) {
+      const uint64_t here = at;
+      at += align16(bytes);
+      return here;
+    };
+    coords = take((tiles + 1) * 4);
+    carry = take(tiles * esz);
+    carry_head = take(tiles * 4);
+    carry_scan = take(tiles * esz);
+    head = take(tiles * esz);
+    fix = take(tiles * 4);
+    scan = take(scan_bytes);
+    total = at;
+  }
+};
+
+struct SpmvPlan {
+  const ContextImpl* ctx = nullptr;
+  ValueType type = ValueType::f32;
+  uint32_t esz = 4, wg = 256, items = 8;
+  bool subgroup = false;
+  Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
+  std::optional<SegmentedScan> carry_scan;
+  std::optional<Fill> fill;
+  std::optional<Map> map;
+  std::optional<Buffer> owned_temp;
+
+  uint32_t tile_items() const { return wg * items; }
+  uint64_t tile_count(uint64_t rows, uint64_t nnz) const {
+    return (rows + nnz + tile_items() - 1) / tile_items();
+  }
+  uint64_t scan_bytes(uint64_t tiles) const {
+    return tiles > 1 ? carry_scan->temp_bytes(tiles) : 0;
+  }
+  SpmvTempLayout layout(uint64_t rows, uint64_t nnz) const {
+    const uint64_t t = tile_count(rows, nnz);
+    return SpmvTempLayout(t, esz, scan_bytes(t));
+  }
+  uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const {
+    return rows == 0 ? 0 : layout(rows, nnz).total;
+  }
+
+  Status check(const CsrView& a, BufferView x, BufferView y) const {
+    const auto bad = [](std::string m) {
+      return make_error(Errc::invalid_argument, "Spmv: " + std::move(m));
+    };
+    if (a.value_type != type)
+      return bad(std::string("the matrix holds ") + to_string(a.value_type) +
+                 " values, the plan is for " + to_string(type));
+    if (a.rows >= (uint64_t(1) << 32) || a.cols >= (uint64_t(1) << 32))
+      return bad("rows and cols must be < 2^32");
+    if (!a.row_ptr_64 && a.nnz >= (uint64_t(1) << 32))
+      return bad("nnz >= 2^32 needs a 64-bit row pointer");
+    const uint64_t rp = a.row_ptr_64 ? 8 : 4;
+    auto view_ok = [](BufferView v, uint64_t bytes, uint64_t align) {
+      return v.size >= bytes && (bytes == 0 || (v.address != 0 && v.address % align == 0));
+    };
+    if (a.rows && !view_ok(a.row_ptr, (a.rows + 1) * rp, rp))
+      return bad("row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) + "-bit entries");
+    if (!view_ok(a.col_idx, a.nnz * 4, 4)) return bad("col_idx must hold nnz aligned u32");
+    if (!view_ok(a.values, a.nnz * esz, esz)) return bad("values must hold nnz aligned elements");
+    if (!view_ok(x, a.cols * esz, esz))
+      return bad("x holds " + std::to_string(x.size) + " bytes, " + std::to_string(a.cols * esz) +
+                 " (cols elements) needed, aligned to the element");
+    if (!view_ok(y, a.rows * esz, esz))
+      return bad("y holds " + std::to_string(y.size) + " bytes, " + std::to_string(a.rows * esz) +
+                 " (rows elements) needed, aligned to the element");
+    const uint64_t yb = a.rows * esz;
+    if (overlap(y, yb, x, a.cols * esz) || overlap(y, yb, a.values, a.nnz * esz) ||
+        overlap(y, yb, a.col_idx, a.nnz * 4) ||
+        overlap(y, yb, a.row_ptr, a.rows ? (a.rows + 1) * rp : 0))
+      return bad("y overlaps x or the matrix");
+    const uint64_t tiles = tile_count(a.rows, a.nnz);
+    const auto& caps = ctx->caps;
+    if (tiles >= (uint64_t(1) << 32) - 1 ||
+        tiles > uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1])
+      return make_error(Errc::limit_exceeded,
+                        "Spmv: " + std::to_string(a.rows + a.nnz) +
+                            " rows + nonzeros exceed the device's dispatch limits");
+    return {};
+  }
+
+  Status record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
+                double beta, BufferView temp_in) const {
+    VKPRIM_TRY(check(a, x, y));
+    const uint64_t need = temp_bytes(a.rows, a.nnz);
+    BufferView temp = temp_in;
+    if (need) {
+      if (temp.address == 0) {
+        if (!owned_temp || owned_temp->size() < need)
+          return make_error(
+              Errc::invalid_argument,
+              "Spmv: no temporary storage: pass a buffer of temp_bytes(rows, nnz) = " +
+                  std::to_string(need) + " bytes or call reserve(rows, nnz) first");
+        temp = owned_temp->view();
+      }
+      if (temp.size < need || temp.address % 16)
+        return make_error(Errc::invalid_argument,
+                          "Spmv: temporary storage must be 16-byte aligned and hold " +
+                              std::to_string(need) + " bytes");
+    }
+    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
+    if (a.rows == 0) return {};
+    const BufferView yv = y.sub(0, a.rows * esz);
+    const uint32_t flags = beta == 0.0 ? kSpmvBetaZero : 0u;
+    if (alpha == 0.0) {  // BLAS: A and x are not referenced
+      if (beta == 0.0) return fill->record(cmd, yv, 0, esz);
+      if (type == ValueType::f32) return map->affine(cmd, yv, yv, float(beta), 0.0f, a.rows);
+      return map->affine(cmd, yv, yv, beta, 0.0, a.rows);
+    }
+
+    const uint64_t tiles = tile_count(a.rows, a.nnz);
+    const SpmvTempLayout L(tiles, esz, scan_bytes(tiles));
+    const uint64_t base = temp.address;
+    const int w = a.row_ptr_64 ? 1 : 0;
+    const uint64_t row_ptr = a.row_ptr.address, alpha_bits = bits_of(alpha, type),
+                   beta_bits = bits_of(beta, type);
+
+    SpmvPartitionPush pp{row_ptr,          base + L.coords, a.nnz,
+                         uint32_t(a.rows), tile_items(),    uint32_t(tiles + 1)};
+    partition[w].dispatch(cmd, &pp, grid_groups(*ctx, tiles + 1, partition[w].tile_items()));
+    compute_to_compute_barrier(*ctx, cmd);
+
+    SpmvTilesPush tp{row_ptr,
+                     a.col_idx.address,
+                     a.values.address,
+                     x.address,
+                     y.address,
+                     base + L.coords,
+                     base + L.carry,
+                     base + L.carry_head,
+                     base + L.head,
+                     base + L.fix,
+                     a.nnz,
+                     alpha_bits,
+                     beta_bits,
+                     uint32_t(a.rows),
+                     uint32_t(a.cols),
+                     uint32_t(tiles),
+                     flags};
+    const uint64_t gx = std::min<uint64_t>(tiles, ctx->caps.max_workgroup_count[0]);
+    tiles_dispatch(w, cmd, &tp, uint32_t(gx), uint32_t((tiles + gx - 1) / gx));
+    if (tiles == 1) return {};
+
+    // Rows crossing tiles: inclusive segmented sum of the carries, then the fix-up.
+    compute_to_compute_barrier(*ctx, cmd);
+    const BufferView tv = temp.sub(0, L.total);
+    VKPRIM_TRY(carry_scan->inclusive(
+        cmd, tv.sub(L.carry, tiles * esz), tv.sub(L.carry_head, tiles * 4),
+        tv.sub(L.carry_scan, tiles * esz), tiles, tv.sub(L.scan, L.total - L.scan)));
+    compute_to_compute_barrier(*ctx, cmd);
+    SpmvFixupPush fp{y.address,  base + L.coords, base + L.carry_scan, base + L.head, base + L.fix,
+                     alpha_bits, beta_bits,       uint32_t(tiles),     flags};
+    fixup.dispatch(cmd, &fp, grid_groups(*ctx, tiles, fixup.tile_items()));
+    return {};
+  }
+
+  void tiles_dispatch(int w, VkCommandBuffer cmd, const SpmvTilesPush* p, uint32_t gx,
+                      uint32_t gy) const {
+    tiles[w].dispatch(cmd, p, gx, gy);
+  }
+};
+
+namespace {
+Result<Pipeline> make_pipeline(const ContextImpl& ctx, const std::string& name, uint32_t push_bytes,
+                               uint32_t wg, uint32_t items, bool full_subgroups) {
+  const vkprim::detail::ShaderBlob* blob = vkprim::detail::find_shader_blob(name.c_str());
+  if (!blob) return make_error(Errc::unsupported, "Spmv: no shader variant " + name);
+  PipelineDesc d;
+  d.blob = blob;
+  d.push_bytes = push_bytes;
+  d.workgroup_size = wg;
+  d.items = items;
+  d.full_subgroups = full_subgroups;
+  return Pipeline::create(ctx, d);
+}
+}  // namespace
+}  // namespace detail
+
+using detail::SpmvPlan;
+
+Spmv::Spmv(std::unique_ptr<SpmvPlan> p) : plan_(std::move(p)) {}
+Spmv::Spmv(Spmv&&) noexcept = default;
+Spmv& Spmv::operator=(Spmv&&) noexcept = default;
+Spmv::~Spmv() = default;
+
+Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOptions& o) {
+  namespace tuning = detail::tuning;
+  const auto& ctx = context.impl();
+  const auto& caps = ctx.caps;
+  if (type != ValueType::f32 && type != ValueType::f64)
+    return make_error(Errc::invalid_argument,
+                      std::string("Spmv: values must be f32 or f64, not ") + to_string(type));
+  if (type == ValueType::f64 && !caps.shader_float64)
+    return make_error(Errc::unsupported,
+                      "Spmv<f64>: the device has no shaderFloat64 (use f32 values)");
+  auto plan = std::make_unique<SpmvPlan>();
+  plan->ctx = &ctx;
+  plan->type = type;
+  plan->esz = uint32_t(size_of(type));
+  plan->wg = o.workgroup_size ? o.workgroup_size : tuning::kSpmvWorkgroup;
+  if (plan->wg < 32 || plan->wg > 1024 || !std::has_single_bit(plan->wg) ||
+      plan->wg > caps.max_workgroup_invocations)
+    return make_error(Errc::invalid_argument,
+                      "Spmv: workgroup_size must be a power of two in [32, min(1024, "
+                      "maxComputeWorkGroupInvocations)]");
+  if (o.items_per_invocation > 16)
+    return make_error(Errc::invalid_argument, "Spmv: items_per_invocation must be in [1, 16]");
+  plan->items = o.items_per_invocation ? o.items_per_invocation : tuning::kSpmvItems;
+  while (tuning::spmv_shared_bytes(plan->wg, plan->items, plan->esz) > caps.max_shared_memory) {
+    if (o.items_per_invocation || plan->items == 1)
+      return make_error(Errc::limit_exceeded, "Spmv: a tile of " + std::to_string(plan->wg) +
+                                                  " x " + std::to_string(plan->items) +
+                                                  " items does not fit the device's shared memory");
+    plan->items /= 2;
+  }
+  // The in-tile scan's subgroup layer uses relative shuffles and ballot (UNIFORM), and 64-bit
+  // subgroup types for f64 (the same conditions as SegmentedScan).
+  plan->subgroup = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
+                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
+                   (plan->esz == 4 || caps.subgroup_extended_types);
+  const std::string t = to_string(type);
+  for (int w = 0; w < 2; ++w) {
+    const std::string rp = w ? "r64" : "r32";
+    auto part = detail::make_pipeline(ctx, "spmv_partition_" + rp, detail::kSpmvPartitionPushBytes,
+                                      tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems, false);
+    if (!part) return part.error();
+    plan->partition[w] = std::move(*part);
+    auto tiles =
+        detail::make_pipeline(ctx, "spmv_tiles_" + t + "_" + rp + (plan->subgroup ? "_sg" : "_wg"),
+                              detail::kSpmvTilesPushBytes, plan->wg, plan->items, plan->subgroup);
+    if (!tiles) return tiles.error();
+    plan->tiles[w] = std::move(*tiles);
+  }
+  auto fix = detail::make_pipeline(ctx, "spmv_fixup_" + t, detail::kSpmvFixupPushBytes,
+                                   tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems, false);
+  if (!fix) return fix.error();
+  plan->fixup = std::move(*fix);
+  // Reduce-then-scan: a fixed combination order, so the carries are deterministic too.
+  ScanOptions so;
+  so.deterministic = true;
+  so.use_subgroup_ops = o.use_subgroup_ops;
+  auto scan = SegmentedScan::create(context, type, so);
+  if (!scan) return scan.error();
+  plan->carry_scan = std::move(*scan);
+  auto fill = Fill::create(context);
+  if (!fill) return fill.error();
+  plan->fill = std::move(*fill);
+  auto map = Map::create(context, type);
+  if (!map) return map.error();
+  plan->map = std::move(*map);
+  return Spmv(std::move(plan));
+}
+
+ValueType Spmv::type() const { return plan_->type; }
+uint32_t Spmv::tile_items() const { return plan_->tile_items(); }
+bool Spmv::uses_subgroup_ops() const { return plan_->subgroup; }
+uint64_t Spmv::temp_bytes(uint64_t rows, uint64_t nnz) const {
+  return plan_->temp_bytes(rows, nnz);
+}
+
+Status Spmv::reserve(uint64_t rows, uint64_t nnz) {
+  const uint64_t bytes = std::max<uint64_t>(temp_bytes(rows, nnz), 16);
+  if (plan_->owned_temp && plan_->owned_temp->size() >= bytes) return {};
+  plan_->owned_temp.reset();
+  auto b = vkprim::detail::create_buffer(*plan_->ctx, bytes, MemoryUsage::device);
+  if (!b) return b.error();
+  plan_->owned_temp = std::move(*b);
+  return {};
+}
+
+Status Spmv::record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
+                    double beta, BufferView temp) const {
+  return plan_->record(cmd, a, x, y, alpha, beta, temp);
+}
+
+Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double alpha, double beta,
+            const SpmvOptions& options) {
+  auto plan = Spmv::create(rt.context(), a.value_type, options);
+  if (!plan) return plan.error();
+  VKPRIM_TRY(plan->reserve(a.rows, a.nnz));
+  return rt.submit([&](VkCommandBuffer cmd) { return plan->record(cmd, a, x, y, alpha, beta); });
+}
+
+}  // namespace vkprim::sparse

@@ -1,0 +1,258 @@
+// `vkprim spmv [FILE...] [--generate KIND:N]`: loads each matrix (Matrix Market or Binsparse;
+// symmetric storage expanded), builds its CSR, runs y = A x on the GPU (median of --runs
+// timestamp-timed runs), validates y against Eigen in f64 and prints a table (--json: records).
+// With neither a file nor --generate it runs on poisson2d:64.
+#include <vkprim/runtime.hpp>
+#include <vkprim/sparse/device_csr.hpp>
+
+#include "bench_harness.hpp"
+#include "matrix_generators.hpp"
+#include "sparse_cli.hpp"
+#include <vkprim/sparse/csr_build.hpp>
+#include <fmt/core.h>
+
+#include <Eigen/SparseCore>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <vector>
+#include <vkprim/sparse/matrix_file.hpp>
+#include <vkprim/sparse/spmv.hpp>
+
+namespace vkprim::cli {
+
+namespace {
+
+struct SpmvRow {
+  std::string name;
+  int64_t rows = 0, cols = 0, nnz = 0;
+  std::string values;
+  std::string csr_build;  // where the CSR came from
+  double csr_ms = 0;      // host CSR + upload wall time
+  Timing t;
+  double bytes = 0;
+  double max_err = 0;   // max over rows of |y - y_ref| / sum_j |a_ij x_j|
+  double rel_err2 = 0;  // ||y - y_ref||_2 / ||y_ref||_2
+  bool verified = false;
+};
+
+double x_value(uint64_t j) { return double(int(gen_hash(j + 12345) % 2001) - 1000) / 1000.0; }
+
+template <class T>
+Result<SpmvRow> run_one(Runtime& rt, const std::string& name, const sparse::CooMatrix& coo,
+                        uint32_t runs) {
+  SpmvRow row;
+  row.name = name;
+  row.rows = coo.rows;
+  row.cols = coo.cols;
+  row.values = to_string(value_type_of<T>());
+  if (coo.rows >= (int64_t(1) << 31) || coo.cols >= (int64_t(1) << 31) ||
+      coo.nnz() >= (int64_t(1) << 31))
+    return make_error(Errc::limit_exceeded,
+                      name + ": too large for the Eigen reference (int indices)");
+
+  sparse::DeviceCsrOptions dopt;
+  dopt.values = value_type_of<T>();
+  // CSR built on the GPU from the triplets (sort, duplicate sums, compaction, row pointer),
+  // timed with timestamps (median of up to 5 builds).
+  std::vector<uint32_t> ri(size_t(coo.nnz())), ci(size_t(coo.nnz()));
+  std::vector<T> vi(size_t(coo.nnz()));
+  for (size_t k = 0; k < ri.size(); ++k) {
+    ri[k] = uint32_t(coo.row_indices[k]);
+    ci[k] = uint32_t(coo.col_indices[k]);
+    vi[k] = T(coo.value(int64_t(k)));
+  }
+  auto rb = rt.upload(ri), cb = rt.upload(ci);
+  auto vb = rt.upload(vi);
+  if (!rb || !cb || !vb) return (!rb ? rb : !cb ? cb : vb).error();
+  auto builder = sparse::CsrBuilder::create(rt.context(), dopt.values);
+  if (!builder) return builder.error();
+  auto a = sparse::DeviceCsr::allocate(rt.context(), uint64_t(coo.rows), uint64_t(coo.cols),
+                                       ri.size(), dopt);
+  if (!a) return a.error();
+  auto counts = rt.alloc(8);
+  if (!counts) return counts.error();
+  VKPRIM_TRY(builder->reserve(ri.size(), uint64_t(coo.rows), uint64_t(coo.cols)));
+  const sparse::CsrView full = a->view();
+  auto bt = time_gpu(rt, std::min(runs, 5u), 1, [&](VkCommandBuffer cmd) {
+    return builder->record(cmd, rb->view(), cb->view(), vb->view(), ri.size(), full,
+                           counts->view());
+  });
+  if (!bt) return bt.error();
+  row.csr_ms = bt->median_ms;
+  row.csr_build = "GPU";
+  auto got = rt.download<uint32_t>(counts->view(), 2);
+  if (!got) return got.error();
+  if ((*got)[1] & 1u)
+    return make_error(Errc::invalid_argument, name + ": triplets outside the matrix");
+  VKPRIM_TRY(a->set_nnz((*got)[0]));
+  row.nnz = int64_t(a->nnz());
+
+  std::vector<T> x(size_t(coo.cols));
+  for (size_t j = 0; j < x.size(); ++j) x[j] = T(x_value(j));
+  auto xb = rt.alloc(x.size() * sizeof(T));
+  if (!xb) return xb.error();
+  VKPRIM_TRY(rt.upload(xb->view(), x.data(), x.size() * sizeof(T)));
+  auto yb = rt.alloc(size_t(coo.rows) * sizeof(T));
+  if (!yb) return yb.error();
+
+  auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>());
+  if (!plan) return plan.error();
+  VKPRIM_TRY(plan->reserve(a->rows(), a->nnz()));
+  const sparse::CsrView view = a->view();
+  auto t = time_gpu(rt, runs, 2, [&](VkCommandBuffer cmd) {
+    return plan->record(cmd, view, xb->view(), yb->view());
+  });
+  if (!t) return t.error();
+  row.t = *t;
+  const double esz = sizeof(T);
+  row.bytes = double(a->rows() + 1) * (a->row_ptr_64() ? 8 : 4) + double(a->nnz()) * (4 + esz) +
+              double(std::min<int64_t>(coo.cols, row.nnz)) * esz + double(a->rows()) * esz;
+
+  // Reference: Eigen's setFromTriplets on the same triplets, products in f64 from the values
+  // the GPU saw (rounded to T).
+  std::vector<Eigen::Triplet<double>> trip;
+  trip.reserve(size_t(coo.nnz()));
+  for (int64_t k = 0; k < coo.nnz(); ++k)
+    trip.emplace_back(int(coo.row_indices[size_t(k)]), int(coo.col_indices[size_t(k)]),
+                      coo.value(k));
+  Eigen::SparseMatrix<double, Eigen::RowMajor> e(Eigen::Index(coo.rows), Eigen::Index(coo.cols));
+  e.setFromTriplets(trip.begin(), trip.end());
+  auto y = rt.download<T>(yb->view(), size_t(coo.rows));
+  if (!y) return y.error();
+  double num2 = 0, den2 = 0;
+  row.verified = true;
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (Eigen::Index r = 0; r < e.rows(); ++r) {
+    double ref = 0, abs_sum = 0;
+    int64_t len = 0;
+    for (decltype(e)::InnerIterator it(e, r); it; ++it, ++len) {
+      const double p = double(T(it.value())) * double(x[size_t(it.col())]);
+      ref += p;
+      abs_sum += std::abs(p);
+    }
+    const double err = std::abs(double((*y)[size_t(r)]) - ref);
+    num2 += err * err;
+    den2 += ref * ref;
+    if (abs_sum > 0) row.max_err = std::max(row.max_err, err / abs_sum);
+    if (!(err <= double(len + 8) * eps * abs_sum)) row.verified = false;  // NaN fails too
+  }
+  row.rel_err2 = den2 > 0 ? std::sqrt(num2 / den2) : std::sqrt(num2);
+  return row;
+}
+
+}  // namespace
+
+void register_spmv(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "spmv", "Sparse matrix-vector product y = A x on the GPU, validated against Eigen");
+  static std::vector<std::string> files;
+  static std::vector<std::string> generate;
+  static std::string values = "f32", json_path;
+  static uint32_t runs = 20;
+  cmd->add_option("FILE", files, "Matrix files (.mtx, .mtx.gz, .bsp.h5)");
+  cmd->add_option(
+         "--generate", generate,
+         "Generated matrix: poisson2d:N, band:N:K, powerlaw:N, arrow:N (default poisson2d:64 "
+         "when no FILE is given); repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--values", values, "Value type")
+      ->check(CLI::IsMember({"f32", "f64"}))
+      ->capture_default_str();
+  cmd->add_option("--runs", runs, "Timed runs (median and min reported)")
+      ->check(CLI::Range(1u, 100000u))
+      ->capture_default_str();
+  cmd->add_option("--json", json_path,
+                  "Write JSON records to FILE (- for stdout: the table goes to stderr)");
+  cmd->callback([&action] {
+    action = [] {
+      std::vector<std::pair<std::string, sparse::CooMatrix>> mats;
+      if (files.empty() && generate.empty()) generate.push_back("poisson2d:64");
+      for (const auto& g : generate) {
+        auto m = generate_matrix(g);
+        if (!m) return report(m.error(), kExitUsage);
+        mats.emplace_back(g, std::move(*m));
+      }
+      for (const auto& f : files) {
+        if (auto fmt = sparse::format_of(f); !fmt) return report(fmt.error(), kExitUsage);
+        auto m = sparse::read_matrix_file(f, matrix_read_options(f, true, false));
+        if (!m) return report(m.error());
+        mats.emplace_back(std::filesystem::path(f).filename().string(), std::move(*m));
+      }
+      auto rt = Runtime::create();
+      if (!rt) return report(rt.error());
+      std::vector<SpmvRow> rows;
+      for (const auto& [name, m] : mats) {
+        auto r = values == "f64" ? run_one<double>(*rt, name, m, runs)
+                                 : run_one<float>(*rt, name, m, runs);
+        if (!r) return report(r.error());
+        rows.push_back(std::move(*r));
+      }
+      std::FILE* out = json_path == "-" ? stderr : stdout;
+      fmt::print(out, "device: {} ({}), subgroup size {}\n", rt->caps().device_name,
+                 rt->caps().driver_name, rt->caps().subgroup_size);
+      fmt::print(out,
+                 "{:<22} {:>9} {:>9} {:>10} {:<4} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} {:>8}\n",
+                 "matrix", "rows", "cols", "nnz", "type", "median ms", "min ms", "GFLOP/s", "GB/s",
+                 "rel err", "max err", "verified");
+      for (const auto& r : rows) {
+        const double s = r.t.median_ms * 1e-3;
+        fmt::print(out,
+                   "{:<22} {:>9} {:>9} {:>10} {:<4} {:>10.4f} {:>10.4f} {:>9.2f} {:>8.1f} "
+                   "{:>10.2e} {:>10.2e} {:>8}\n",
+                   r.name, r.rows, r.cols, r.nnz, r.values, r.t.median_ms, r.t.min_ms,
+                   s > 0 ? 2.0 * double(r.nnz) / s * 1e-9 : 0.0, s > 0 ? r.bytes / s * 1e-9 : 0.0,
+                   r.rel_err2, r.max_err, r.verified ? "yes" : "NO");
+      }
+      for (const auto& r : rows)
+        fmt::print(out, "{}: CSR built on the {} in {:.3f} ms ({})\n", r.name, r.csr_build,
+                   r.csr_ms, r.csr_build == "GPU" ? "GPU timestamps, median" : "wall clock");
+      if (!json_path.empty()) {
+        nlohmann::json arr = nlohmann::json::array();
+        const auto& c = rt->caps();
+        for (const auto& r : rows) {
+          const double s = r.t.median_ms * 1e-3;
+          arr.push_back({{"device", c.device_name},
+                         {"driver", c.driver_name + " " + c.driver_info},
+                         {"subgroup_size", c.subgroup_size},
+                         {"operation", "spmv"},
+                         {"matrix", r.name},
+                         {"type", r.values},
+                         {"rows", r.rows},
+                         {"cols", r.cols},
+                         {"nnz", r.nnz},
+                         {"runs", runs},
+                         {"median_ms", r.t.median_ms},
+                         {"min_ms", r.t.min_ms},
+                         {"gflops", s > 0 ? 2.0 * double(r.nnz) / s * 1e-9 : 0.0},
+                         {"bytes", r.bytes},
+                         {"GBps", s > 0 ? r.bytes / s * 1e-9 : 0.0},
+                         {"rel_err", r.rel_err2},
+                         {"max_row_err", r.max_err},
+                         {"verified", r.verified},
+                         {"csr_build", r.csr_build},
+                         {"csr_ms", r.csr_ms}});
+        }
+        if (json_path == "-") {
+          std::cout << arr.dump(2) << "\n";
+        } else {
+          std::ofstream f(json_path);
+          if (!f) return report(make_error(Errc::io_error, "cannot write " + json_path));
+          f << arr.dump(2) << "\n";
+        }
+      }
+      for (const auto& r : rows)
+        if (!r.verified) {
+          fmt::print(stderr, "vkprim: {}: y differs from Eigen beyond the rounding bound\n",
+                     r.name);
+          return kExitFailure;
+        }
+      return kExitOk;
+    };
+  });
+}
+
+}  // namespace vkprim::cli
