@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # vkprim quick start on Debian 12 (lavapipe when there is no GPU):
-#   ./run.sh demo   install what is missing, build, list devices, run the main job
+#   ./run.sh demo   install what is missing, build, list devices, run the main job (SpMV: a CSR
+#                   built on the GPU from triplets, y = A x, checked against Eigen) and a bench
 #   ./run.sh test   install what is missing, build, run the whole test suite
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -31,7 +32,8 @@ case "${1:-}" in
     install_missing
     build
     "$BUILD/vkprim" devices
-    "$BUILD/vkprim" bench copy fill -n 2^22 -n 2^24 --runs 10
+    "$BUILD/vkprim" spmv --generate poisson2d:256 --generate powerlaw:20000 --runs 10
+    "$BUILD/vkprim" bench copy scan reduce -n 2^22 --runs 10
     ;;
   test)
     install_missing

@@ -41,8 +41,9 @@ struct ScanOptions {
   bool deterministic = false;
   // f32/f64 sums only: compensated (Kahan-Babuska) summation, error ~ n·eps² instead of n·eps.
   bool compensated = false;
-  // Use subgroup operations where the device has them; otherwise, or when false, shared memory
-  // only (the path for devices without subgroup arithmetic).
+  // Use subgroup operations where the device has them and they are the faster path
+  // (engine/plan/tuning.hpp: not yet on NVIDIA); otherwise, or when false, shared
+  // memory only (also the path for devices without subgroup arithmetic).
   bool use_subgroup_ops = true;
   // Testing aids for the single-pass look-back: tiles whose id % stall_period is
   // stall_period - 1 never publish their state, so successors must take the fallback path;

@@ -2,18 +2,41 @@
 # Runs vkprim's benchmarks and the CUDA references in one call on the GPU machine, so every
 # ratio in docs/benchmarks.md compares figures taken on one device in one run.
 #   Here:  cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build build-release
-#          mkdir -p .device/bin && cp -r ../shared/device/. .device/ && cp build-release/vkprim .device/bin/
-#   There: bash tools/device/bench.sh   (with .device carried; results under $OUT)
+#          mkdir -p .device/bin .device/lib .device/real && cp -r ../shared/device/. .device/
+#          cp build-release/vkprim .device/bin/
+#          the non-glibc libraries `ldd build-release/vkprim` lists -> .device/lib (HDF5 & co.)
+#          cp ../shared/matrices/real/*.mtx .device/real/
+#   There: bash tools/device/bench.sh primitives|sparse   (with .device carried; results in $OUT)
 set -euo pipefail
 for f in .device/gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
+export LD_LIBRARY_PATH=$PWD/.device/lib
 out=${OUT:-/tmp/vkprim-bench}
 mkdir -p "$out"
+vk=.device/bin/vkprim
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
-.device/bin/vkprim devices | tee "$out/devices.txt"
-nvcc -O3 -std=c++17 -arch=native -o /tmp/cub_anchors .device/cub_anchors.cu
-/tmp/cub_anchors 28 | tee "$out/cub.jsonl"
-.device/bin/vkprim bench copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 \
-  -n 2^28 -n 2^24 -n 2^20 --runs 50 --json "$out/vkprim.jsonl"
+case "${1:-primitives}" in
+  primitives)
+    nvcc -O3 -std=c++17 -arch=native -o /tmp/cub_anchors .device/cub_anchors.cu
+    /tmp/cub_anchors 28 | tee "$out/cub.jsonl"
+    # 2^28 u32 (2^27 for 64-bit), verified except the sorts (verified at 2^24 below)
+    $vk bench copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 \
+      select histogram -n 2^28 --runs 20 --json "$out/vkprim28.jsonl"
+    $vk bench sort sort-pairs sort-u64 -n 2^28 --runs 10 --no-verify --json "$out/vkprim28sort.jsonl"
+    { $vk bench scan -n 2^28 --runs 20 --no-verify --strategy reduce-then-scan --json -
+      $vk bench scan -n 2^28 --runs 20 --no-verify --no-subgroup --json -
+      $vk bench scan -n 2^28 --runs 20 --no-verify --no-subgroup --strategy reduce-then-scan --json - ; } \
+      | grep '^{' > "$out/vkprim28variants.jsonl"
+    $vk bench scan reduce segmented-scan sort sort-pairs select histogram -n 2^24 -n 2^20 --runs 20 \
+      --json "$out/vkprim24.jsonl"
+    /tmp/cub_anchors 24 > "$out/cub24.jsonl"
+    ;;
+  sparse)
+    python3 .device/spmv_anchors.py /tmp/spmv > "$out/spmv_anchors.txt" 2>&1
+    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f32 --runs 20 --json "$out/vkprim_spmv_f32.json"
+    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --runs 20 --json "$out/vkprim_spmv_f64.json"
+    $vk spmv .device/real/*.mtx --values f32 --runs 50 --json "$out/vkprim_spmv_real.json"
+    ;;
+esac

@@ -22,7 +22,7 @@ struct Timing {
 };
 
 // Records `op` `runs` times into one command buffer, each run between two timestamps with a
-// full barrier after it, after `warmup` untimed runs in a separate submission.
+// full barrier after it, after untimed warm-up runs (at least `warmup` of them and 250 ms).
 Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
                         const std::function<Status(VkCommandBuffer)>& op);
 
