@@ -7,7 +7,10 @@
 namespace vkprim::detail {
 
 Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& desc) {
-  const ShaderBlob& blob = desc.blob ? *desc.blob : shader_blob(desc.shader);
+  const ShaderBlob* named = desc.variant.empty() ? nullptr : find_shader_blob(desc.variant.c_str());
+  if (!desc.variant.empty() && !named)
+    return make_error(Errc::unsupported, "no shader variant " + desc.variant + " in this build");
+  const ShaderBlob& blob = named ? *named : shader_blob(desc.shader);
   if (desc.push_bytes > ctx.caps.max_push_constants)
     return make_error(Errc::limit_exceeded, std::string(blob.name) + ": push constants exceed device limit");
   if (desc.workgroup_size > ctx.caps.max_workgroup_invocations)

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 namespace vkprim::detail {
@@ -21,7 +22,7 @@ struct PipelineDesc {
   std::vector<uint32_t> extra_spec;   // constant_id 2, 3, ...
   uint32_t required_subgroup_size = 0; // 0: the driver's choice
   bool full_subgroups = false;         // request full subgroups where the device supports it
-  const ShaderBlob* blob = nullptr;    // a variant found by name (find_shader_blob)
+  std::string variant;                 // or a variant by name (as in shaders/CMakeLists.txt)
 };
 
 class Pipeline {

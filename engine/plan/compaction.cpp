@@ -4,6 +4,7 @@
 //                    -> Scan::exclusive -> SegmentedScan::inclusive of the values
 //                    -> select_scatter (keys at run heads, run sums from run tails)
 //   OffsetAllocator: select_total (save the last count) -> Scan::exclusive -> select_total
+#include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "pass/select.hpp"
 #include "plan/tuning.hpp"
@@ -189,10 +190,8 @@ struct SelectPlan {
 namespace {
 Result<Pipeline> make_pipeline(const SelectPlan& p, const std::string& name, uint32_t push, uint32_t wg,
                                uint32_t items, bool full_subgroups) {
-  const ShaderBlob* blob = find_shader_blob(name.c_str());
-  if (!blob) return make_error(Errc::unsupported, p.what + ": no shader variant " + name);
   PipelineDesc d;
-  d.blob = blob;
+  d.variant = name;
   d.push_bytes = push;
   d.workgroup_size = wg;
   d.items = items;
@@ -236,14 +235,7 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
   return plan;
 }
 
-Status reserve(SelectPlan& plan, uint64_t bytes) {
-  if (plan.owned_temp && plan.owned_temp->size() >= bytes) return {};
-  plan.owned_temp.reset();
-  auto b = create_buffer(*plan.ctx, bytes, MemoryUsage::device);
-  if (!b) return b.error();
-  plan.owned_temp = std::move(*b);
-  return {};
-}
+Status reserve(SelectPlan& plan, uint64_t bytes) { return reserve_owned(*plan.ctx, plan.owned_temp, bytes); }
 }  // namespace
 }  // namespace detail
 

@@ -64,10 +64,8 @@ Result<Histogram> Histogram::create_even(const Context& context, ValueType type,
   const uint64_t shared_cap = std::min<uint64_t>(ctx.caps.max_shared_memory, tuning::kHistogramSharedBytes);
   plan->shared = uint64_t(bins) * 4 <= shared_cap;
   const std::string name = std::string("histogram_even_") + to_string(type) + (plan->shared ? "_shared" : "_global");
-  const detail::ShaderBlob* blob = detail::find_shader_blob(name.c_str());
-  if (!blob) return make_error(Errc::unsupported, "Histogram: no shader variant " + name);
   detail::PipelineDesc d;
-  d.blob = blob;
+  d.variant = name;
   d.push_bytes = detail::kHistogramPushBytes;
   d.workgroup_size = tuning::kHistogramWorkgroup;
   d.items = tuning::kHistogramItems;

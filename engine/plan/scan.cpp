@@ -1,5 +1,6 @@
 // Scan, Reduce and SegmentedScan: choosing variants and strategies, laying out temporary
 // storage, and recording the passes with the barriers between them.
+#include "core/temp_storage.hpp"
 #include "pass/elementwise.hpp"
 #include "pass/scan.hpp"
 #include "plan/tuning.hpp"
@@ -60,14 +61,11 @@ struct ScanPlan {
     return heads_bytes(n) + main;
   }
 
-  Result<Pipeline> make(const char* pass, const std::string& agg, uint32_t extra_items = 0) const {
+  Result<Pipeline> make(const char* pass, const std::string& agg) const {
     const std::string name =
         std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg");
-    const ShaderBlob* blob = find_shader_blob(name.c_str());
-    if (!blob) return make_error(Errc::unsupported, what + ": no shader variant " + name);
-    (void)extra_items;
     PipelineDesc d;
-    d.blob = blob;
+    d.variant = name;
     d.push_bytes = std::string(pass) == "scan_tiles"      ? kScanTilesPushBytes
                    : std::string(pass) == "reduce_tiles"  ? kReduceTilesPushBytes
                    : std::string(pass) == "scan_partials" ? kScanPartialsPushBytes
@@ -245,14 +243,7 @@ Result<std::string> agg_name(const char* what, ValueType type, ScanOp op, const 
   return std::string("kahan");
 }
 
-Status reserve(ScanPlan& plan, uint64_t bytes) {
-  if (plan.owned_temp && plan.owned_temp->size() >= bytes) return {};
-  plan.owned_temp.reset();
-  auto b = create_buffer(*plan.ctx, bytes, MemoryUsage::device);
-  if (!b) return b.error();
-  plan.owned_temp = std::move(*b);
-  return {};
-}
+Status reserve(ScanPlan& plan, uint64_t bytes) { return reserve_owned(*plan.ctx, plan.owned_temp, bytes); }
 }  // namespace
 }  // namespace detail
 

@@ -8,6 +8,7 @@
 //                     -> radix_downsweep (stable rank within the tile + scatter; or a copy)
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written.
+#include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "pass/sort.hpp"
 #include "plan/tuning.hpp"
@@ -170,10 +171,8 @@ struct SortPlan {
 namespace {
 Result<Pipeline> make_pipeline(const SortPlan& p, const std::string& name, uint32_t push, uint32_t items,
                                bool subgroup) {
-  const ShaderBlob* blob = find_shader_blob(name.c_str());
-  if (!blob) return make_error(Errc::unsupported, "RadixSort: no shader variant " + name);
   PipelineDesc d;
-  d.blob = blob;
+  d.variant = name;
   d.push_bytes = push;
   d.workgroup_size = p.wg;
   d.items = items;
@@ -250,13 +249,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
 uint64_t RadixSort::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
 
 Status RadixSort::reserve(uint64_t max_n) {
-  const uint64_t bytes = temp_bytes(max_n);
-  if (plan_->owned_temp && plan_->owned_temp->size() >= bytes) return {};
-  plan_->owned_temp.reset();
-  auto b = detail::create_buffer(*plan_->ctx, bytes, MemoryUsage::device);
-  if (!b) return b.error();
-  plan_->owned_temp = std::move(*b);
-  return {};
+  return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n));
 }
 
 Status RadixSort::sort_keys(VkCommandBuffer cmd, BufferView keys_in, BufferView keys_out, Count n,

@@ -12,6 +12,7 @@
 #include <vkprim/sort.hpp>
 #include <vkprim/sparse/csr_build.hpp>
 
+#include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 
 namespace vkprim::sparse {
@@ -226,10 +227,8 @@ struct CsrBuildPlan {
 
 namespace {
 Result<Pipeline> pipeline(const ContextImpl& ctx, const std::string& name, uint32_t push_bytes) {
-  const vkprim::detail::ShaderBlob* blob = vkprim::detail::find_shader_blob(name.c_str());
-  if (!blob) return make_error(Errc::unsupported, "CsrBuilder: no shader variant " + name);
   PipelineDesc d;
-  d.blob = blob;
+  d.variant = name;
   d.push_bytes = push_bytes;
   d.workgroup_size = kWg;
   d.items = kItems;
@@ -312,13 +311,7 @@ uint64_t CsrBuilder::transpose_temp_bytes(const CsrView& a) const {
 
 namespace {
 Status reserve_bytes(CsrBuildPlan& p, uint64_t bytes) {
-  bytes = std::max<uint64_t>(bytes, 16);
-  if (p.owned_temp && p.owned_temp->size() >= bytes) return {};
-  p.owned_temp.reset();
-  auto b = vkprim::detail::create_buffer(*p.ctx, bytes, MemoryUsage::device);
-  if (!b) return b.error();
-  p.owned_temp = std::move(*b);
-  return {};
+  return vkprim::detail::reserve_owned(*p.ctx, p.owned_temp, bytes);
 }
 }  // namespace
 

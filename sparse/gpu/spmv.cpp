@@ -9,6 +9,7 @@
 #include <vkprim/scan.hpp>
 #include <vkprim/sparse/spmv.hpp>
 
+#include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "spmv_pass.hpp"
 
@@ -212,10 +213,8 @@ struct SpmvPlan {
 namespace {
 Result<Pipeline> make_pipeline(const ContextImpl& ctx, const std::string& name, uint32_t push_bytes,
                                uint32_t wg, uint32_t items, bool full_subgroups) {
-  const vkprim::detail::ShaderBlob* blob = vkprim::detail::find_shader_blob(name.c_str());
-  if (!blob) return make_error(Errc::unsupported, "Spmv: no shader variant " + name);
   PipelineDesc d;
-  d.blob = blob;
+  d.variant = name;
   d.push_bytes = push_bytes;
   d.workgroup_size = wg;
   d.items = items;
@@ -309,13 +308,7 @@ uint64_t Spmv::temp_bytes(uint64_t rows, uint64_t nnz) const {
 }
 
 Status Spmv::reserve(uint64_t rows, uint64_t nnz) {
-  const uint64_t bytes = std::max<uint64_t>(temp_bytes(rows, nnz), 16);
-  if (plan_->owned_temp && plan_->owned_temp->size() >= bytes) return {};
-  plan_->owned_temp.reset();
-  auto b = vkprim::detail::create_buffer(*plan_->ctx, bytes, MemoryUsage::device);
-  if (!b) return b.error();
-  plan_->owned_temp = std::move(*b);
-  return {};
+  return vkprim::detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(rows, nnz));
 }
 
 Status Spmv::record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,

@@ -134,6 +134,20 @@ struct Renderer {
     CHECK_VK(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.map));
     return b;
   }
+  // A command pool (the caller destroys it) and one of its command buffers, begun.
+  VkCommandBuffer begin_commands(VkCommandPool& pool) {
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.queueFamilyIndex = family;
+    CHECK_VK(vkCreateCommandPool(device, &pci, nullptr, &pool));
+    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cai.commandPool = pool;
+    cai.commandBufferCount = 1;
+    VkCommandBuffer cmd;
+    CHECK_VK(vkAllocateCommandBuffers(device, &cai, &cmd));
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK_VK(vkBeginCommandBuffer(cmd, &bi));
+    return cmd;
+  }
   void free_buffer(Buf& b) {
     vkDestroyBuffer(device, b.buffer, nullptr);
     vkFreeMemory(device, b.memory, nullptr);
@@ -161,17 +175,8 @@ TEST_CASE("vkprim records into the renderer's command buffer on the renderer's d
     auto va = BufferView::of(ctx, a.buffer, 0, n * 4).value();
     auto vb = BufferView::of(ctx, b.buffer, 0, n * 4).value();
 
-    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pci.queueFamilyIndex = r.family;
     VkCommandPool pool;
-    CHECK_VK(vkCreateCommandPool(r.device, &pci, nullptr, &pool));
-    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cai.commandPool = pool;
-    cai.commandBufferCount = 1;
-    VkCommandBuffer cmd;
-    CHECK_VK(vkAllocateCommandBuffers(r.device, &cai, &cmd));
-    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    CHECK_VK(vkBeginCommandBuffer(cmd, &bi));
+    VkCommandBuffer cmd = r.begin_commands(pool);
 
     // The renderer's own command: fill `a` with 7.
     vkCmdFillBuffer(cmd, a.buffer, 0, n * 4, 7u);
@@ -241,18 +246,9 @@ TEST_CASE("the validation harness reports a synchronization hazard", "[validatio
   // invisible to synchronization validation: docs/conventions.md#validation.)
   Renderer r;
   auto buf = r.make_buffer(4096);
-  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pci.queueFamilyIndex = r.family;
-  VkCommandPool pool;
-  CHECK_VK(vkCreateCommandPool(r.device, &pci, nullptr, &pool));
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  cai.commandPool = pool;
-  cai.commandBufferCount = 1;
-  VkCommandBuffer cmd;
-  CHECK_VK(vkAllocateCommandBuffers(r.device, &cai, &cmd));
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   test::validation_messages().clear();
-  CHECK_VK(vkBeginCommandBuffer(cmd, &bi));
+  VkCommandPool pool;
+  VkCommandBuffer cmd = r.begin_commands(pool);
   vkCmdFillBuffer(cmd, buf.buffer, 0, 4096, 1u);
   vkCmdFillBuffer(cmd, buf.buffer, 0, 4096, 2u);
   CHECK_VK(vkEndCommandBuffer(cmd));

@@ -1,0 +1,24 @@
+// Plan-owned temporary storage: what reserve() of every primitive allocates, outside recording.
+#pragma once
+
+#include "core/context_impl.hpp"
+
+#include <vkprim/buffer.hpp>
+
+#include <algorithm>
+#include <optional>
+
+namespace vkprim::detail {
+
+// Makes `owned` hold at least `bytes` of device memory (reallocating only to grow).
+inline Status reserve_owned(const ContextImpl& ctx, std::optional<Buffer>& owned, uint64_t bytes) {
+  bytes = std::max<uint64_t>(bytes, 16);
+  if (owned && owned->size() >= bytes) return {};
+  owned.reset();
+  auto b = create_buffer(ctx, bytes, MemoryUsage::device);
+  if (!b) return b.error();
+  owned = std::move(*b);
+  return {};
+}
+
+}  // namespace vkprim::detail
