@@ -66,6 +66,18 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   return p;
 }
 
+Result<Pipeline> Pipeline::create_variant(const ContextImpl& ctx, std::string variant,
+                                          uint32_t push_bytes, uint32_t workgroup_size,
+                                          uint32_t items, bool full_subgroups) {
+  PipelineDesc d;
+  d.variant = std::move(variant);
+  d.push_bytes = push_bytes;
+  d.workgroup_size = workgroup_size;
+  d.items = items;
+  d.full_subgroups = full_subgroups;
+  return create(ctx, d);
+}
+
 Pipeline::Pipeline(Pipeline&& o) noexcept
     : ctx_(std::exchange(o.ctx_, nullptr)),
       layout_(std::exchange(o.layout_, VK_NULL_HANDLE)),

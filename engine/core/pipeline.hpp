@@ -28,6 +28,10 @@ struct PipelineDesc {
 class Pipeline {
  public:
   static Result<Pipeline> create(const ContextImpl& ctx, const PipelineDesc& desc);
+  // The common case: a variant by name, no extra specialization constants.
+  static Result<Pipeline> create_variant(const ContextImpl& ctx, std::string variant,
+                                         uint32_t push_bytes, uint32_t workgroup_size,
+                                         uint32_t items, bool full_subgroups = false);
 
   Pipeline() = default;
   Pipeline(Pipeline&& o) noexcept;

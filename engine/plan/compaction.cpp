@@ -18,7 +18,6 @@ namespace vkprim {
 namespace detail {
 
 namespace {
-uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
 std::string str(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
@@ -188,17 +187,6 @@ struct SelectPlan {
 };
 
 namespace {
-Result<Pipeline> make_pipeline(const SelectPlan& p, const std::string& name, uint32_t push, uint32_t wg,
-                               uint32_t items, bool full_subgroups) {
-  PipelineDesc d;
-  d.variant = name;
-  d.push_bytes = push;
-  d.workgroup_size = wg;
-  d.items = items;
-  d.full_subgroups = full_subgroups;
-  return Pipeline::create(*p.ctx, d);
-}
-
 Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char* what, ValueType type,
                                               const SelectOptions& o, bool compaction) {
   const auto& ctx = context.impl();
@@ -214,16 +202,16 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
       return make_error(Errc::unsupported, plan->what + "<f64>: the device has no shaderFloat64");
     const bool sg = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                     (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT);
-    auto up = make_pipeline(*plan, std::string("select_upsweep_") + to_string(type), kSelectUpsweepPushBytes,
+    auto up = Pipeline::create_variant(*plan->ctx, std::string("select_upsweep_") + to_string(type), kSelectUpsweepPushBytes,
                             plan->wg, plan->items, false);
     if (!up) return up.error();
     plan->upsweep = std::move(*up);
-    auto sc = make_pipeline(*plan, std::string("select_scatter_") + to_string(type) + (sg ? "_sg" : "_wg"),
+    auto sc = Pipeline::create_variant(*plan->ctx, std::string("select_scatter_") + to_string(type) + (sg ? "_sg" : "_wg"),
                             kSelectScatterPushBytes, plan->wg, plan->items, sg);
     if (!sc) return sc.error();
     plan->scatter = std::move(*sc);
   } else {
-    auto t = make_pipeline(*plan, "select_total", kSelectTotalPushBytes, 1, 1, false);
+    auto t = Pipeline::create_variant(*plan->ctx, "select_total", kSelectTotalPushBytes, 1, 1, false);
     if (!t) return t.error();
     plan->total = std::move(*t);
   }
@@ -235,7 +223,6 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
   return plan;
 }
 
-Status reserve(SelectPlan& plan, uint64_t bytes) { return reserve_owned(*plan.ctx, plan.owned_temp, bytes); }
 }  // namespace
 }  // namespace detail
 
@@ -253,7 +240,7 @@ Result<Select> Select::create(const Context& ctx, ValueType type, const SelectOp
   return Select(std::move(*plan));
 }
 uint64_t Select::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
-Status Select::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+Status Select::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
 
 Status Select::flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out, BufferView count_out,
                        Count n, BufferView temp) const {
@@ -296,7 +283,7 @@ Result<UniqueByKey> UniqueByKey::create(const Context& ctx, ValueType key_type, 
   return UniqueByKey(std::move(*plan));
 }
 uint64_t UniqueByKey::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
-Status UniqueByKey::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+Status UniqueByKey::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
 Status UniqueByKey::record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
                            BufferView values_out, BufferView count_out, Count n, BufferView temp) const {
   return plan_->record_select(cmd, keys_in, {}, keys_out, count_out, n, temp, detail::kSelectUnique, nullptr, false,
@@ -315,7 +302,7 @@ Result<OffsetAllocator> OffsetAllocator::create(const Context& ctx, const Select
   return OffsetAllocator(std::move(*plan));
 }
 uint64_t OffsetAllocator::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
-Status OffsetAllocator::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+Status OffsetAllocator::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
 Status OffsetAllocator::record(VkCommandBuffer cmd, BufferView counts, BufferView offsets, BufferView total_out,
                                Count n, BufferView temp) const {
   return plan_->record_allocate(cmd, counts, offsets, total_out, n, temp);

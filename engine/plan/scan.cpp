@@ -15,7 +15,6 @@ namespace vkprim {
 namespace detail {
 
 namespace {
-uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
 const char* op_name(ScanOp op) {
   switch (op) {
     case ScanOp::sum: return "sum";
@@ -61,19 +60,11 @@ struct ScanPlan {
     return heads_bytes(n) + main;
   }
 
-  Result<Pipeline> make(const char* pass, const std::string& agg) const {
-    const std::string name =
-        std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg");
-    PipelineDesc d;
-    d.variant = name;
-    d.push_bytes = std::string(pass) == "scan_tiles"      ? kScanTilesPushBytes
-                   : std::string(pass) == "reduce_tiles"  ? kReduceTilesPushBytes
-                   : std::string(pass) == "scan_partials" ? kScanPartialsPushBytes
-                                                          : kScanRangesPushBytes;
-    d.workgroup_size = wg;
-    d.items = items;
-    d.full_subgroups = subgroup;
-    return Pipeline::create(*ctx, d);
+  // Pass `pass` of this plan's (operator, type, subgroup layer) variant.
+  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg) const {
+    return Pipeline::create_variant(
+        *ctx, std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg"),
+        push_bytes, wg, items, subgroup);
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {
@@ -210,17 +201,17 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   if (plan->strategy == ScanStrategy::automatic)
     plan->strategy = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ? ScanStrategy::reduce_then_scan
                                                                      : ScanStrategy::single_pass;
-  auto reduce = plan->make("reduce_tiles", agg);
+  auto reduce = plan->make("reduce_tiles", kReduceTilesPushBytes, agg);
   if (!reduce) return reduce.error();
   plan->reduce = std::move(*reduce);
-  auto partials = plan->make("scan_partials", agg);
+  auto partials = plan->make("scan_partials", kScanPartialsPushBytes, agg);
   if (!partials) return partials.error();
   plan->partials = std::move(*partials);
   if (need_scan) {
-    auto tiles = plan->make("scan_tiles", agg);
+    auto tiles = plan->make("scan_tiles", kScanTilesPushBytes, agg);
     if (!tiles) return tiles.error();
     plan->tiles = std::move(*tiles);
-    auto ranges = plan->make("scan_ranges", agg);
+    auto ranges = plan->make("scan_ranges", kScanRangesPushBytes, agg);
     if (!ranges) return ranges.error();
     plan->ranges = std::move(*ranges);
     auto fill = Fill::create(context);
@@ -243,7 +234,6 @@ Result<std::string> agg_name(const char* what, ValueType type, ScanOp op, const 
   return std::string("kahan");
 }
 
-Status reserve(ScanPlan& plan, uint64_t bytes) { return reserve_owned(*plan.ctx, plan.owned_temp, bytes); }
 }  // namespace
 }  // namespace detail
 
@@ -263,7 +253,7 @@ Result<Scan> Scan::create(const Context& ctx, ValueType type, ScanOp op, const S
   return Scan(std::move(*plan));
 }
 uint64_t Scan::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, true); }
-Status Scan::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+Status Scan::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
 ScanStrategy Scan::strategy() const { return plan_->strategy; }
 bool Scan::uses_subgroup_ops() const { return plan_->subgroup; }
 Status Scan::inclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n, BufferView temp) const {
@@ -287,7 +277,7 @@ Result<Reduce> Reduce::create(const Context& ctx, ValueType type, ScanOp op, con
   return Reduce(std::move(*plan));
 }
 uint64_t Reduce::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, false); }
-Status Reduce::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+Status Reduce::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
 Status Reduce::record(VkCommandBuffer cmd, BufferView in, BufferView out, Count n, BufferView temp) const {
   return plan_->record_reduce(cmd, in, out, n, temp);
 }
@@ -306,7 +296,7 @@ Result<SegmentedScan> SegmentedScan::create(const Context& ctx, ValueType type, 
   return SegmentedScan(std::move(*plan));
 }
 uint64_t SegmentedScan::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, true); }
-Status SegmentedScan::reserve(uint64_t max_n) { return detail::reserve(*plan_, temp_bytes(max_n)); }
+Status SegmentedScan::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
 
 namespace {
 Status check_heads(const ScanPlan& p, BufferView heads, const Count& n) {

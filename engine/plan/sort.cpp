@@ -23,7 +23,6 @@ namespace vkprim {
 namespace detail {
 
 namespace {
-uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
 std::string str(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
@@ -168,18 +167,6 @@ struct SortPlan {
   uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
 };
 
-namespace {
-Result<Pipeline> make_pipeline(const SortPlan& p, const std::string& name, uint32_t push, uint32_t items,
-                               bool subgroup) {
-  PipelineDesc d;
-  d.variant = name;
-  d.push_bytes = push;
-  d.workgroup_size = p.wg;
-  d.items = items;
-  d.full_subgroups = subgroup;
-  return Pipeline::create(*p.ctx, d);
-}
-}  // namespace
 }  // namespace detail
 
 using detail::SortPlan;
@@ -218,20 +205,22 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
                                              std::to_string(caps.max_shared_memory));
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   const std::string sg = plan->subgroup ? "_sg" : "_wg";
-  auto hist = detail::make_pipeline(*plan, "radix_histogram" + k, detail::kRadixHistogramPushBytes,
-                                    detail::tuning::kRadixHistogramItems, false);
+  auto hist = detail::Pipeline::create_variant(*plan->ctx, "radix_histogram" + k, detail::kRadixHistogramPushBytes,
+                                               plan->wg, detail::tuning::kRadixHistogramItems);
   if (!hist) return hist.error();
   plan->histogram = std::move(*hist);
-  auto up = detail::make_pipeline(*plan, "radix_upsweep" + k, detail::kRadixUpsweepPushBytes, plan->items, false);
+  auto up = detail::Pipeline::create_variant(*plan->ctx, "radix_upsweep" + k, detail::kRadixUpsweepPushBytes,
+                                             plan->wg, plan->items);
   if (!up) return up.error();
   plan->upsweep = std::move(*up);
-  auto down = detail::make_pipeline(*plan, "radix_downsweep" + k + "_v0" + sg, detail::kRadixDownsweepPushBytes,
-                                    plan->items, plan->subgroup);
+  auto down = detail::Pipeline::create_variant(*plan->ctx, "radix_downsweep" + k + "_v0" + sg,
+                                               detail::kRadixDownsweepPushBytes, plan->wg, plan->items,
+                                               plan->subgroup);
   if (!down) return down.error();
   plan->downsweep_keys = std::move(*down);
   if (o.value_bytes) {
-    auto dp = detail::make_pipeline(*plan, "radix_downsweep" + k + "_v" + std::to_string(o.value_bytes / 4) + sg,
-                                    detail::kRadixDownsweepPushBytes, plan->items, plan->subgroup);
+    auto dp = detail::Pipeline::create_variant(*plan->ctx, "radix_downsweep" + k + "_v" + std::to_string(o.value_bytes / 4) + sg,
+        detail::kRadixDownsweepPushBytes, plan->wg, plan->items, plan->subgroup);
     if (!dp) return dp.error();
     plan->downsweep_pairs = std::move(*dp);
   }

@@ -34,9 +34,6 @@ inline constexpr uint32_t kRangeGroups = 1024;
 // Look-back re-reads of a predecessor that has not published before doing its work.
 inline constexpr uint32_t kSpinLimit = 256;
 
-}  // namespace vkprim::detail::tuning
-
-namespace vkprim::detail::tuning {
 
 // Radix sort (reduce-then-scan per 8-bit digit): tiles of 256 invocations x 16 keys, or x 8
 // where shared memory is under 24 KiB (the ranking holds one u32 per key of the tile). The
@@ -47,9 +44,6 @@ inline constexpr uint32_t kRadixItemsSmallShared = 8;
 inline constexpr uint32_t kRadixHistogramItems = 16;
 inline constexpr uint32_t kRadixHistogramGroups = 2048;
 
-}  // namespace vkprim::detail::tuning
-
-namespace vkprim::detail::tuning {
 
 // Compaction: one tile of 256 invocations x 16 elements per workgroup in both passes.
 inline constexpr uint32_t kSelectWorkgroup = 256;

@@ -19,13 +19,12 @@ namespace vkprim::sparse {
 namespace detail {
 
 using vkprim::detail::compute_to_compute_barrier;
+using vkprim::detail::align16;
 using vkprim::detail::ContextImpl;
 using vkprim::detail::grid_groups;
 using vkprim::detail::Pipeline;
-using vkprim::detail::PipelineDesc;
 
 namespace {
-uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
 uint32_t bits_for(uint64_t extent) {
   return extent <= 1 ? 0 : uint32_t(std::bit_width(extent - 1));
 }
@@ -225,16 +224,6 @@ struct CsrBuildPlan {
   }
 };
 
-namespace {
-Result<Pipeline> pipeline(const ContextImpl& ctx, const std::string& name, uint32_t push_bytes) {
-  PipelineDesc d;
-  d.variant = name;
-  d.push_bytes = push_bytes;
-  d.workgroup_size = kWg;
-  d.items = kItems;
-  return Pipeline::create(ctx, d);
-}
-}  // namespace
 }  // namespace detail
 
 using detail::CsrBuildPlan;
@@ -270,7 +259,7 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
                 {&plan->row_ptr[w], "csr_row_ptr" + r, 28},
                 {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
     for (auto& e : list) {
-      auto p = detail::pipeline(ctx, e.name, e.bytes);
+      auto p = detail::Pipeline::create_variant(ctx, e.name, e.bytes, detail::kWg, detail::kItems);
       if (!p) return p.error();
       *e.dst = std::move(*p);
     }

@@ -17,13 +17,12 @@ namespace vkprim::sparse {
 namespace detail {
 
 using vkprim::detail::compute_to_compute_barrier;
+using vkprim::detail::align16;
 using vkprim::detail::ContextImpl;
 using vkprim::detail::grid_groups;
 using vkprim::detail::Pipeline;
-using vkprim::detail::PipelineDesc;
 
 namespace {
-uint64_t align16(uint64_t v) { return (v + 15) & ~uint64_t(15); }
 
 uint64_t bits_of(double v, ValueType t) {
   uint64_t bits = 0;
@@ -210,18 +209,6 @@ struct SpmvPlan {
   }
 };
 
-namespace {
-Result<Pipeline> make_pipeline(const ContextImpl& ctx, const std::string& name, uint32_t push_bytes,
-                               uint32_t wg, uint32_t items, bool full_subgroups) {
-  PipelineDesc d;
-  d.variant = name;
-  d.push_bytes = push_bytes;
-  d.workgroup_size = wg;
-  d.items = items;
-  d.full_subgroups = full_subgroups;
-  return Pipeline::create(ctx, d);
-}
-}  // namespace
 }  // namespace detail
 
 using detail::SpmvPlan;
@@ -270,17 +257,17 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   const std::string t = to_string(type);
   for (int w = 0; w < 2; ++w) {
     const std::string rp = w ? "r64" : "r32";
-    auto part = detail::make_pipeline(ctx, "spmv_partition_" + rp, detail::kSpmvPartitionPushBytes,
+    auto part = detail::Pipeline::create_variant(ctx, "spmv_partition_" + rp, detail::kSpmvPartitionPushBytes,
                                       tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems, false);
     if (!part) return part.error();
     plan->partition[w] = std::move(*part);
     auto tiles =
-        detail::make_pipeline(ctx, "spmv_tiles_" + t + "_" + rp + (plan->subgroup ? "_sg" : "_wg"),
+        detail::Pipeline::create_variant(ctx, "spmv_tiles_" + t + "_" + rp + (plan->subgroup ? "_sg" : "_wg"),
                               detail::kSpmvTilesPushBytes, plan->wg, plan->items, plan->subgroup);
     if (!tiles) return tiles.error();
     plan->tiles[w] = std::move(*tiles);
   }
-  auto fix = detail::make_pipeline(ctx, "spmv_fixup_" + t, detail::kSpmvFixupPushBytes,
+  auto fix = detail::Pipeline::create_variant(ctx, "spmv_fixup_" + t, detail::kSpmvFixupPushBytes,
                                    tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems, false);
   if (!fix) return fix.error();
   plan->fixup = std::move(*fix);
