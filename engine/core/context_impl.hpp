@@ -5,6 +5,7 @@
 
 #include <vkprim/context.hpp>
 
+#include <functional>
 #include <string>
 
 namespace vkprim::detail {
@@ -48,6 +49,8 @@ struct ContextImpl {
   uint64_t max_items_per_dispatch = uint64_t(1) << 31;  // CreateInfo::max_items_per_dispatch
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   MessageCallback on_message;
+  // Set while a PassProfiler is attached (timing.hpp): called after every vkprim dispatch.
+  mutable std::function<void(VkCommandBuffer, const char* pass)> on_dispatch;
 
   ContextImpl() = default;
   ContextImpl(const ContextImpl&) = delete;

@@ -24,6 +24,7 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   p.push_bytes_ = desc.push_bytes;
   p.wg_ = desc.workgroup_size;
   p.items_ = desc.items;
+  p.name_ = blob.name;
 
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.push_bytes};
   VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -84,7 +85,8 @@ Pipeline::Pipeline(Pipeline&& o) noexcept
       pipeline_(std::exchange(o.pipeline_, VK_NULL_HANDLE)),
       push_bytes_(o.push_bytes_),
       wg_(o.wg_),
-      items_(o.items_) {}
+      items_(o.items_),
+      name_(o.name_) {}
 
 Pipeline& Pipeline::operator=(Pipeline&& o) noexcept {
   if (this != &o) {
@@ -95,6 +97,7 @@ Pipeline& Pipeline::operator=(Pipeline&& o) noexcept {
     push_bytes_ = o.push_bytes_;
     wg_ = o.wg_;
     items_ = o.items_;
+    name_ = o.name_;
   }
   return *this;
 }
@@ -115,6 +118,7 @@ void Pipeline::dispatch(VkCommandBuffer cmd, const void* push, uint32_t gx, uint
   if (push_bytes_)
     ctx_->vk.vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes_, push);
   ctx_->vk.vkCmdDispatch(cmd, gx, gy, 1);
+  if (ctx_->on_dispatch) ctx_->on_dispatch(cmd, name_);
 }
 
 void Pipeline::dispatch_indirect(VkCommandBuffer cmd, const void* push, VkBuffer args,
@@ -123,6 +127,7 @@ void Pipeline::dispatch_indirect(VkCommandBuffer cmd, const void* push, VkBuffer
   if (push_bytes_)
     ctx_->vk.vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes_, push);
   ctx_->vk.vkCmdDispatchIndirect(cmd, args, offset);
+  if (ctx_->on_dispatch) ctx_->on_dispatch(cmd, name_);
 }
 
 void compute_to_compute_barrier(const ContextImpl& ctx, VkCommandBuffer cmd) {

@@ -46,6 +46,8 @@ class Pipeline {
   uint32_t items() const { return items_; }
   uint32_t tile_items() const { return wg_ * items_; }
   bool valid() const { return pipeline_ != VK_NULL_HANDLE; }
+  // The shader variant's name (shaders/CMakeLists.txt), as pass profiles report it.
+  const char* name() const { return name_; }
 
  private:
   void reset();
@@ -55,6 +57,7 @@ class Pipeline {
   uint32_t push_bytes_ = 0;
   uint32_t wg_ = 0;
   uint32_t items_ = 0;
+  const char* name_ = "";
 };
 
 // The barrier vkprim places between two of its own passes: compute-shader writes made visible

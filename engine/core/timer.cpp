@@ -3,6 +3,7 @@
 #include <vkprim/timing.hpp>
 
 #include <utility>
+#include <vector>
 
 namespace vkprim {
 
@@ -68,6 +69,63 @@ Result<std::vector<double>> GpuTimer::read_ms(uint32_t count) const {
   for (uint32_t i = 0; i < count; ++i)
     ms[i] = double((raw[i] - raw[0]) & mask) * impl.caps.timestamp_period_ns * 1e-6;
   return ms;
+}
+
+struct PassProfiler::State {
+  const detail::ContextImpl* ctx = nullptr;
+  GpuTimer timer;
+  std::vector<const char*> names;  // stamp i + 1 follows dispatch names[i]
+  bool attached = false;
+};
+
+Result<PassProfiler> PassProfiler::create(const Context& ctx, uint32_t capacity) {
+  if (capacity == 0) return make_error(Errc::invalid_argument, "PassProfiler: capacity must be nonzero");
+  auto timer = GpuTimer::create(ctx, capacity + 1);
+  if (!timer) return timer.error();
+  auto st = std::make_unique<State>(State{&ctx.impl(), std::move(*timer), {}, false});
+  return PassProfiler(std::move(st));
+}
+
+PassProfiler::PassProfiler(std::unique_ptr<State> s) : state_(std::move(s)) {}
+PassProfiler::PassProfiler(PassProfiler&&) noexcept = default;
+PassProfiler& PassProfiler::operator=(PassProfiler&& o) noexcept {
+  if (this != &o) {
+    end();
+    state_ = std::move(o.state_);
+  }
+  return *this;
+}
+PassProfiler::~PassProfiler() { end(); }
+
+void PassProfiler::begin(VkCommandBuffer cmd) {
+  State* st = state_.get();
+  st->names.clear();
+  st->timer.reset(cmd);
+  st->timer.stamp(cmd, 0);
+  st->attached = true;
+  st->ctx->on_dispatch = [st](VkCommandBuffer c, const char* pass) {
+    st->names.push_back(pass);
+    if (st->names.size() < st->timer.capacity()) st->timer.stamp(c, uint32_t(st->names.size()));
+  };
+}
+
+void PassProfiler::end() {
+  if (!state_ || !state_->attached) return;
+  state_->ctx->on_dispatch = nullptr;
+  state_->attached = false;
+}
+
+Result<std::vector<PassProfiler::Pass>> PassProfiler::read() const {
+  const State& st = *state_;
+  if (st.names.size() >= st.timer.capacity())
+    return make_error(Errc::limit_exceeded, "PassProfiler: " + std::to_string(st.names.size()) +
+                                                " dispatches recorded, capacity " +
+                                                std::to_string(st.timer.capacity() - 1));
+  auto ms = st.timer.read_ms(uint32_t(st.names.size()) + 1);
+  if (!ms) return ms.error();
+  std::vector<Pass> out;
+  for (size_t i = 0; i < st.names.size(); ++i) out.push_back({st.names[i], (*ms)[i + 1] - (*ms)[i]});
+  return out;
 }
 
 }  // namespace vkprim

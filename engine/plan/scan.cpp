@@ -185,7 +185,8 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   plan->agg_words = agg == "kahan" ? 2 * t_words : agg == "segsum" ? t_words + 1 : t_words;
   plan->items = tuning::scan_items(plan->agg_words);
   const bool needs_shuffle = agg == "kahan" || agg == "segsum";
-  plan->subgroup = o.use_subgroup_ops && tuning::scan_prefers_subgroup_ops(caps.vendor_id) &&
+  plan->subgroup = o.use_subgroup_ops &&
+                   (o.force_subgroup_ops || tuning::scan_prefers_subgroup_ops(caps.vendor_id)) &&
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (!needs_shuffle || (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) &&

@@ -45,6 +45,9 @@ struct ScanOptions {
   // (engine/plan/tuning.hpp: not yet on NVIDIA); otherwise, or when false, shared
   // memory only (also the path for devices without subgroup arithmetic).
   bool use_subgroup_ops = true;
+  // Tuning aid: the subgroup layer wherever the device has it, even where tuning.hpp prefers
+  // shared memory for the vendor (ignored when use_subgroup_ops is false).
+  bool force_subgroup_ops = false;
   // Testing aids for the single-pass look-back: tiles whose id % stall_period is
   // stall_period - 1 never publish their state, so successors must take the fallback path;
   // spin_limit bounds the re-reads of a stalled predecessor before falling back (0: default).

@@ -4,6 +4,8 @@
 
 #include <vkprim/context.hpp>
 
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace vkprim {
@@ -32,6 +34,40 @@ class GpuTimer {
   const void* ctx_ = nullptr;
   VkQueryPool pool_ = VK_NULL_HANDLE;
   uint32_t capacity_ = 0;
+};
+
+// Per-pass GPU times of vkprim's own work, for benchmarks and tuning: between begin() and end(),
+// every dispatch that any vkprim object records on this context is followed by a timestamp
+// labelled with its pass (the shader variant's name). vkprim places a barrier between dependent
+// passes, so each pass's time is the gap since the previous stamp; passes with no barrier
+// between them overlap, and the gap then measures only what the later one added.
+// Attach one profiler to a context at a time, from the thread that records; it costs one
+// timestamp per dispatch while attached and nothing otherwise.
+class PassProfiler {
+ public:
+  struct Pass {
+    std::string name;
+    double ms;
+  };
+  // capacity: dispatches timed per begin()/end() (later ones are not timed, read() says so).
+  static Result<PassProfiler> create(const Context& ctx, uint32_t capacity = 256);
+
+  // Records the reset and the first stamp into `cmd`, then attaches to the context.
+  void begin(VkCommandBuffer cmd);
+  // Detaches; what was recorded in between is timed once the command buffer completes.
+  void end();
+  // After the command buffer completed: each timed dispatch in recording order.
+  // Errc::limit_exceeded when more dispatches than `capacity` were recorded.
+  Result<std::vector<Pass>> read() const;
+
+  PassProfiler(PassProfiler&&) noexcept;
+  PassProfiler& operator=(PassProfiler&&) noexcept;
+  ~PassProfiler();
+
+ private:
+  struct State;
+  explicit PassProfiler(std::unique_ptr<State>);
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace vkprim

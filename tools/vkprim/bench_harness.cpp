@@ -71,7 +71,41 @@ Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
   std::vector<double> d(runs);
   for (uint32_t i = 0; i < runs; ++i) d[i] = (*ms)[2 * i + 1] - (*ms)[2 * i];
   std::sort(d.begin(), d.end());
-  return Timing{d[d.size() / 2], d.front()};
+  Timing timing{d[d.size() / 2], d.front(), {}};
+
+  // Per-pass times: each profiled run in its own submission, passes summed by name.
+  auto profiler = PassProfiler::create(ctx, 4096);
+  if (!profiler) return profiler.error();
+  const uint32_t profiled = std::min(runs, 5u);
+  std::vector<std::vector<double>> samples;
+  for (uint32_t run = 0; run < profiled; ++run) {
+    VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
+      profiler->begin(cmd);
+      Status s = op(cmd);
+      profiler->end();
+      return s;
+    }));
+    auto passes = profiler->read();
+    if (!passes) return passes.error();
+    std::vector<double> totals;
+    for (const auto& p : *passes) {
+      auto it = std::find_if(timing.passes.begin(), timing.passes.end(),
+                             [&](const PassTime& t) { return t.name == p.name; });
+      const size_t k = size_t(it - timing.passes.begin());
+      if (it == timing.passes.end()) timing.passes.push_back({p.name, 0, 0});
+      if (run == 0) ++timing.passes[k].dispatches;
+      if (totals.size() <= k) totals.resize(k + 1, 0.0);
+      totals[k] += p.ms;
+    }
+    samples.push_back(std::move(totals));
+  }
+  for (size_t k = 0; k < timing.passes.size(); ++k) {
+    std::vector<double> v;
+    for (const auto& s : samples) v.push_back(k < s.size() ? s[k] : 0.0);
+    std::sort(v.begin(), v.end());
+    timing.passes[k].ms = v[v.size() / 2];
+  }
+  return timing;
 }
 
 nlohmann::json to_json(const Runtime& rt, const BenchRecord& r) {
@@ -91,10 +125,16 @@ nlohmann::json to_json(const Runtime& rt, const BenchRecord& r) {
                       {"copy_fraction", r.t.median_ms > 0 && r.copy_ms > 0 ? r.copy_ms / r.t.median_ms : 0.0},
                       {"verified", r.verified}};
   j.update(r.extra);
+  if (!r.t.passes.empty()) {
+    nlohmann::json passes = nlohmann::json::array();
+    for (const auto& p : r.t.passes)
+      passes.push_back({{"pass", p.name}, {"dispatches", p.dispatches}, {"ms", p.ms}});
+    j["passes"] = passes;
+  }
   return j;
 }
 
-void print_table(const std::vector<BenchRecord>& records) {
+void print_table(const std::vector<BenchRecord>& records, bool with_passes) {
   fmt::print("{:<24} {:<5} {:>12} {:>11} {:>11} {:>12} {:>10} {:>8} {:>8}\n", "operation", "type",
              "n", "median ms", "min ms", "Gitems/s", "GB/s", "of copy", "verified");
   for (const auto& r : records) {
@@ -104,6 +144,9 @@ void print_table(const std::vector<BenchRecord>& records) {
                s > 0 ? double(r.n) / s * 1e-9 : 0.0, s > 0 ? r.bytes / s * 1e-9 : 0.0,
                r.copy_ms > 0 ? fmt::format("{:.0f}%", 100.0 * r.copy_ms / r.t.median_ms) : "-",
                r.verified ? "yes" : "no");
+    if (with_passes)
+      for (const auto& p : r.t.passes)
+        fmt::print("    {:<40} x{:<4} {:>9.4f} ms\n", p.name, p.dispatches, p.ms);
   }
 }
 

@@ -16,13 +16,22 @@ namespace vkprim::cli {
 // "268435456", "2^28", "1GiB", "64MiB", "4KiB" -> count of `element_bytes` elements.
 uint64_t parse_count(const std::string& text, uint32_t element_bytes);
 
+struct PassTime {
+  std::string name;    // shader variant
+  uint32_t dispatches; // of this pass per operation
+  double ms;           // their total, median over the profiled runs
+};
+
 struct Timing {
   double median_ms = 0;
   double min_ms = 0;
+  std::vector<PassTime> passes;  // where the time goes, in order of first dispatch
 };
 
 // Records `op` `runs` times into one command buffer, each run between two timestamps with a
 // full barrier after it, after untimed warm-up runs (at least `warmup` of them and 250 ms).
+// Then a few runs more with a PassProfiler attached give the per-pass times (timed apart from
+// the figures above, since a stamp after every dispatch costs a little).
 Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
                         const std::function<Status(VkCommandBuffer)>& op);
 
@@ -38,6 +47,7 @@ struct BenchRecord {
 };
 
 nlohmann::json to_json(const Runtime& rt, const BenchRecord& r);
-void print_table(const std::vector<BenchRecord>& records);
+// with_passes: a line per pass under each operation.
+void print_table(const std::vector<BenchRecord>& records, bool with_passes = false);
 
 }  // namespace vkprim::cli

@@ -32,12 +32,15 @@ struct Options {
   bool no_verify = false;
   std::string strategy = "auto";
   bool no_subgroup = false;
+  bool force_subgroup = false;
+  bool passes = false;
 
   ScanOptions scan_options() const {
     ScanOptions so;
     if (strategy == "single-pass") so.strategy = ScanStrategy::single_pass;
     if (strategy == "reduce-then-scan") so.strategy = ScanStrategy::reduce_then_scan;
     so.use_subgroup_ops = !no_subgroup;
+    so.force_subgroup_ops = force_subgroup;
     return so;
   }
 };
@@ -356,7 +359,7 @@ int run(const Options& o) {
   }
   fmt::print("device: {} ({} {}), subgroup size {}\n", rt.caps().device_name,
              rt.caps().driver_name, rt.caps().driver_info, rt.caps().subgroup_size);
-  print_table(records);
+  print_table(records, o.passes);
   if (!o.json.empty()) {
     std::string lines;
     for (const auto& r : records) lines += to_json(rt, r).dump() + "\n";
@@ -394,7 +397,11 @@ void register_bench(CLI::App& app, Action& action) {
   cmd->add_flag("--no-verify", o.no_verify, "Skip checking the results against the CPU");
   cmd->add_option("--strategy", o.strategy, "Scan strategy: auto, single-pass, reduce-then-scan")
       ->check(CLI::IsMember({"auto", "single-pass", "reduce-then-scan"}));
-  cmd->add_flag("--no-subgroup", o.no_subgroup, "Scans and reductions without subgroup operations");
+  auto* no_sg = cmd->add_flag("--no-subgroup", o.no_subgroup, "Scans and reductions without subgroup operations");
+  cmd->add_flag("--subgroup", o.force_subgroup,
+                "Scans and reductions on the subgroup layer even where tuning prefers shared memory")
+      ->excludes(no_sg);
+  cmd->add_flag("--passes", o.passes, "Print each operation's per-pass GPU times (always in --json)");
   cmd->callback([&action] { action = [] { return run(o); }; });
 }
 
