@@ -103,6 +103,42 @@ TEST_CASE("gpu timer measures recorded work", "[timing]") {
   CHECK(ms[1] >= 0.0);
 }
 
+TEST_CASE("the pass profiler times each vkprim dispatch by name", "[timing]") {
+  auto& rt = test::gpu();
+  auto profiler = PassProfiler::create(rt.context(), 2).value();
+  auto a = rt.alloc(1 << 20).value();
+  auto b = rt.alloc(1 << 20).value();
+  auto fill = Fill::create(rt.context()).value();
+  auto copy = Copy::create(rt.context()).value();
+  rt.submit([&](VkCommandBuffer cmd) -> Status {
+      profiler.begin(cmd);
+      VKPRIM_TRY(fill.record(cmd, a, 7u));
+      full_barrier(rt.context(), cmd);
+      VKPRIM_TRY(copy.record(cmd, a, b, 1 << 20));
+      profiler.end();
+      VKPRIM_TRY(fill.record(cmd, a, 1u));  // after end(): not timed
+      return {};
+    }).value();
+  auto passes = profiler.read().value();
+  REQUIRE(passes.size() == 2);
+  CHECK(passes[0].name.rfind("fill_", 0) == 0);
+  CHECK(passes[1].name.rfind("copy_", 0) == 0);
+  CHECK(passes[0].ms >= 0.0);
+  CHECK(passes[1].ms >= 0.0);
+  CHECK(rt.download<uint32_t>(b, 4).value() == std::vector<uint32_t>(4, 7u));
+
+  // More dispatches than the capacity: an error, not a wrong profile.
+  rt.submit([&](VkCommandBuffer cmd) -> Status {
+      profiler.begin(cmd);
+      for (int i = 0; i < 3; ++i) VKPRIM_TRY(fill.record(cmd, a, 1u));
+      profiler.end();
+      return {};
+    }).value();
+  auto over = profiler.read();
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.error().code == Errc::limit_exceeded);
+}
+
 TEST_CASE("an error from the recording callback aborts the submission", "[runtime]") {
   auto& rt = test::gpu();
   auto s = rt.submit([](VkCommandBuffer) -> Status { return make_error(Errc::invalid_argument, "nope"); });
