@@ -1,5 +1,5 @@
 // Pass layer for compaction and histogram: push-constant blocks mirroring
-// shaders/select_upsweep.comp, select_scatter.comp, select_total.comp and histogram_even.comp.
+// shaders/select_upsweep.comp, select_scatter.comp, select_tiles.comp, select_total.comp and histogram_even.comp.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +21,15 @@ struct SelectScatterPush {
   uint32_t opts;
 };
 static_assert(offsetof(SelectScatterPush, n) == 64 && offsetof(SelectScatterPush, opts) == 96);
+
+struct SelectTilesPush {
+  uint64_t in, flags, out, state, count_out, count;
+  uint32_t n, mode, op, opts;
+  uint64_t a, b;
+  uint32_t spin_limit, stall_period;
+};
+static_assert(offsetof(SelectTilesPush, n) == 48 && offsetof(SelectTilesPush, a) == 64 &&
+              offsetof(SelectTilesPush, stall_period) == 84);
 
 struct SelectTotalPush {
   uint64_t counts, offsets, total, scratch, count;
@@ -44,6 +53,7 @@ inline constexpr uint32_t kSelectValues64 = 4u;
 
 inline constexpr uint32_t kSelectUpsweepPushBytes = 72;
 inline constexpr uint32_t kSelectScatterPushBytes = 100;
+inline constexpr uint32_t kSelectTilesPushBytes = 88;
 inline constexpr uint32_t kSelectTotalPushBytes = 52;
 inline constexpr uint32_t kHistogramPushBytes = 44;
 

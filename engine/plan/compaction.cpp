@@ -1,5 +1,7 @@
-// Select, UniqueByKey and OffsetAllocator: count -> exclusive scan -> write at offset.
-//   Select:          select_upsweep -> Scan::exclusive (tiles + 1 counts, in place) -> select_scatter
+// Select, UniqueByKey and OffsetAllocator.
+//   Select, unique:  fill (zero the tile state) -> select_tiles (single pass, look-back)
+//   Partition:       select_upsweep -> Scan::exclusive (tiles + 1 counts, in place) -> select_scatter
+//                    (the rejected elements go after the total, which one pass cannot know)
 //   UniqueByKey:     select_upsweep (unique mode, also writes run-head flags)
 //                    -> Scan::exclusive -> SegmentedScan::inclusive of the values
 //                    -> select_scatter (keys at run heads, run sums from run tails)
@@ -9,8 +11,10 @@
 #include "pass/select.hpp"
 #include "plan/tuning.hpp"
 
+#include <vkprim/elementwise.hpp>
 #include <vkprim/select.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -28,7 +32,9 @@ struct SelectPlan {
   uint32_t esz = 4, vsz = 0;
   bool count_u64 = false;
   uint32_t wg = tuning::kSelectWorkgroup, items = tuning::kSelectItems;
-  Pipeline upsweep, scatter, total;
+  uint32_t spin_limit = tuning::kSpinLimit, stall_period = 0;
+  Pipeline upsweep, scatter, single, total;
+  std::optional<Fill> fill;  // zeroes the single pass's tile state
   std::optional<Scan> scan;
   std::optional<SegmentedScan> seg;
   std::optional<Buffer> owned_temp;
@@ -36,11 +42,15 @@ struct SelectPlan {
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
 
-  // Temp layout. Select: [tile counts (tiles + 1)] [scan temp]; UniqueByKey adds [run heads]
-  // [run sums] [segmented scan temp]; OffsetAllocator: [saved last count] [scan temp].
+  // Temp layout. Select (partition): [tile counts (tiles + 1)] [scan temp], or (single pass)
+  // [tile state]; UniqueByKey adds [run heads] [run sums] [segmented scan temp];
+  // OffsetAllocator: [saved last count] [scan temp].
   struct Layout {
     uint64_t counts = 0, scan = 0, heads = 0, sums = 0, seg = 0, total = 0;
   };
+  // The single pass's tile state (common/tile_state.glsl, one-word values): a header of 4
+  // words, then per tile an aggregate and an inclusive prefix of two 16-bit pieces each.
+  uint64_t state_bytes(uint64_t n) const { return align16((4 + 4 * tiles(n)) * 4); }
   Layout layout(uint64_t n) const {
     Layout l;
     if (!upsweep.valid()) {  // OffsetAllocator
@@ -52,7 +62,7 @@ struct SelectPlan {
     l.heads = l.scan + align16(scan->temp_bytes(tiles(n) + 1));
     l.sums = l.heads + (seg ? align16(n * 4) : 0);
     l.seg = l.sums + (seg ? align16(n * vsz) : 0);
-    l.total = l.seg + (seg ? align16(seg->temp_bytes(n)) : 0);
+    l.total = std::max(l.seg + (seg ? align16(seg->temp_bytes(n)) : 0), state_bytes(n));
     return l;
   }
   uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
@@ -99,6 +109,11 @@ struct SelectPlan {
     return abytes && bbytes && a.address < b.address + bbytes && b.address < a.address + abytes;
   }
 
+  uint32_t opts_for(bool partition) const {
+    return (partition ? kSelectPartition : 0) | (count_u64 ? kSelectCountU64 : 0) |
+           (vsz == 8 ? kSelectValues64 : 0);
+  }
+
   // Select and partition (values_in == 0) or unique-by-key (values given).
   Status record_select(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
                        BufferView count_out, const Count& count, BufferView temp_in, uint32_t mode,
@@ -137,6 +152,15 @@ struct SelectPlan {
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     // Even for n = 0 the passes run (one tile): count_out must receive 0.
+    if (!partition && !by_key) {
+      VKPRIM_TRY(fill->record(cmd, temp->sub(0, state_bytes(n)), uint32_t(0)));
+      compute_to_compute_barrier(*ctx, cmd);
+      SelectTilesPush p{in.address, flags.address, out.address, temp->address, count_out.address,
+                        count_addr, uint32_t(n), mode, op, opts_for(false), a, b, spin_limit,
+                        stall_period};
+      single.dispatch(cmd, &p, gx, gy);
+      return {};
+    }
     SelectUpsweepPush up{in.address, flags.address, counts, count_addr, heads, uint32_t(n), nt, mode, op, a, b};
     upsweep.dispatch(cmd, &up, gx, gy);
     const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 4);
@@ -150,8 +174,7 @@ struct SelectPlan {
       sums = sums_view.address;
     }
     compute_to_compute_barrier(*ctx, cmd);
-    const uint32_t opts = (partition ? kSelectPartition : 0) | (count_u64 ? kSelectCountU64 : 0) |
-                          (vsz == 8 ? kSelectValues64 : 0);
+    const uint32_t opts = opts_for(partition);
     SelectScatterPush sp{in.address, flags.address, out.address, counts, count_out.address, count_addr,
                          sums, by_key ? values_out.address : 0, uint32_t(n), nt, mode, op, a, b, opts};
     scatter.dispatch(cmd, &sp, gx, gy);
@@ -210,6 +233,17 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
                             kSelectScatterPushBytes, plan->wg, plan->items, sg);
     if (!sc) return sc.error();
     plan->scatter = std::move(*sc);
+    static_assert(tuning::kSelectItems % 32 == 0 || 32 % tuning::kSelectItems == 0,
+                  "select_tiles counts runs of ITEMS bits within or across whole bitmask words");
+    auto single = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_") + to_string(type) + (sg ? "_sg" : "_wg"),
+                                           kSelectTilesPushBytes, plan->wg, plan->items, sg);
+    if (!single) return single.error();
+    plan->single = std::move(*single);
+    auto fill = Fill::create(context);
+    if (!fill) return fill.error();
+    plan->fill.emplace(std::move(*fill));
+    if (o.spin_limit) plan->spin_limit = o.spin_limit;
+    plan->stall_period = o.debug_stall_period;
   } else {
     auto t = Pipeline::create_variant(*plan->ctx, "select_total", kSelectTotalPushBytes, 1, 1, false);
     if (!t) return t.error();

@@ -1,11 +1,16 @@
 // Compaction: select (copy_if), partition, unique, unique-by-key with a sum of each run, and the
 // "count -> exclusive scan -> write at offset" allocation helper (NOTES §2).
 //
-// Algorithm: count -> scan -> scatter (reduce-then-scan, as in Merrill & Grimshaw 2011 and
-// CUB's DeviceSelect before its single-pass version): each tile counts its selected elements,
-// the counts are scanned (vkprim::Scan), and each tile re-evaluates its selection and writes the
-// selected elements at their offsets. Output order is input order (stable). Reads the input
-// twice; deterministic; never spins.
+// Algorithm. Select and unique: one pass over tiles with the single-pass scan's decoupled
+// look-back over the tiles' selected counts (scan.hpp; decoupled fallback, so it never waits
+// unboundedly on another workgroup): each tile reads its input once, coalesced, ranks its
+// selected elements through a bitmask in shared memory and writes them at the offset the
+// look-back found. Partition and unique-by-key: count -> scan -> scatter (reduce-then-scan, as
+// in Merrill & Grimshaw 2011): each tile counts its selected elements, the counts are scanned
+// (vkprim::Scan), and each tile re-evaluates its selection and writes the selected elements at
+// their offsets (partition's rejected elements after the total, which a single pass cannot
+// know in advance). Output order is input order (stable) everywhere; results are
+// deterministic (integer counts).
 //
 // The number selected is written to a GPU buffer (`count_out`, a u32 or, with
 // SelectOptions::count_u64, a u64) so later work can read it without a CPU round trip, e.g. as
@@ -61,6 +66,9 @@ struct Predicate {
 struct SelectOptions {
   bool count_u64 = false;         // count_out receives a u64 instead of a u32
   bool use_subgroup_ops = true;   // as ScanOptions::use_subgroup_ops
+  // Testing aids for the single-pass look-back of select and unique, as in ScanOptions.
+  uint32_t debug_stall_period = 0;
+  uint32_t spin_limit = 0;
 };
 
 namespace detail {

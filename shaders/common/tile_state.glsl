@@ -12,7 +12,21 @@
 #ifndef VKPRIM_TILE_STATE_GLSL
 #define VKPRIM_TILE_STATE_GLSL
 
-#define AGG_PIECES (2 * AGG_WORDS)
+// The value carried: the pass's Agg (agg.glsl) unless the pass defines TS_VALUE first, with
+// TS_WORDS, ts_identity(), ts_combine(a, b) (a earlier), ts_word(v, i), ts_from_words(uint[4])
+// and ts_workgroup_reduce(x) (every invocation's x combined in invocation order, shared memory
+// only: it runs inside the look-back loop, where subgroup operations are not safe).
+#ifndef TS_VALUE
+#define TS_VALUE Agg
+#define TS_WORDS AGG_WORDS
+#define ts_identity agg_identity
+#define ts_combine agg_combine
+#define ts_word agg_word
+#define ts_from_words agg_from_words
+#define ts_workgroup_reduce workgroup_reduce_shared
+#endif
+
+#define AGG_PIECES (2 * TS_WORDS)
 #define TS_READY 0x80000000u
 #define TS_HEADER_WORDS 4
 #define TS_NOT_READY 0u
@@ -26,29 +40,29 @@ uint ts_index(uint tile, uint kind, uint piece) {
 }
 
 // kind 0: aggregate, 1: inclusive prefix.
-void ts_publish(StateBuf st, uint tile, uint kind, Agg a) {
-  for (uint i = 0; i < AGG_WORDS; ++i) {
-    const uint w = agg_word(a, i);
+void ts_publish(StateBuf st, uint tile, uint kind, TS_VALUE a) {
+  for (uint i = 0; i < TS_WORDS; ++i) {
+    const uint w = ts_word(a, i);
     atomicOr(st.w[ts_index(tile, kind, 2 * i)], TS_READY | (w & 0xFFFFu));
     atomicOr(st.w[ts_index(tile, kind, 2 * i + 1)], TS_READY | (w >> 16));
   }
 }
 
 // TS_INCLUSIVE, TS_AGGREGATE or TS_NOT_READY, with the value in `a` when ready.
-uint ts_read(StateBuf st, uint tile, out Agg a) {
-  a = agg_identity();
+uint ts_read(StateBuf st, uint tile, out TS_VALUE a) {
+  a = ts_identity();
   uint flag = TS_NOT_READY;
   for (int kind = 1; kind >= 0 && flag == TS_NOT_READY; --kind) {
     uint words[4] = uint[4](0u, 0u, 0u, 0u);
     bool ready = true;
-    for (uint i = 0; i < AGG_WORDS; ++i) {
+    for (uint i = 0; i < TS_WORDS; ++i) {
       const uint lo = st.w[ts_index(tile, uint(kind), 2 * i)];
       const uint hi = st.w[ts_index(tile, uint(kind), 2 * i + 1)];
       ready = ready && (lo & hi & TS_READY) != 0u;
       words[i] = (lo & 0xFFFFu) | (hi << 16);
     }
     if (ready) {
-      a = agg_from_words(words);
+      a = ts_from_words(words);
       flag = kind == 1 ? TS_INCLUSIVE : TS_AGGREGATE;
     }
   }
@@ -56,12 +70,12 @@ uint ts_read(StateBuf st, uint tile, out Agg a) {
 }
 
 // The including pass defines
-//   Agg reduce_tile_part(uint tile, uint part, uint parts)
+//   TS_VALUE reduce_tile_part(uint tile, uint part, uint parts)
 // the combination, in order, of part `part` of `parts` equal consecutive slices of the tile's
 // input: what a look-back falls back to when a predecessor does not publish in time.
-Agg reduce_tile_part(uint tile, uint part, uint parts);
+TS_VALUE reduce_tile_part(uint tile, uint part, uint parts);
 
-shared Agg lb_acc;
+shared TS_VALUE lb_acc;
 
 // Look-back with the whole workgroup, through shared memory and no subgroup operations (a
 // subgroup-only variant driven by ballots measured 1.6x slower on an H100, and subgroup
@@ -70,27 +84,27 @@ shared Agg lb_acc;
 // uniform control flow.
 #define LB_WINDOW 32u
 shared uint lb_flag[LB_WINDOW];
-shared Agg lb_val[LB_WINDOW];
+shared TS_VALUE lb_val[LB_WINDOW];
 shared uint lb_status;
 shared uint lb_next;
 
 // Returns the combination of every tile before `tile`, in every invocation.
-Agg look_back(StateBuf st, uint tile, uint spin_limit) {
+TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit) {
   const uint lid = gl_LocalInvocationID.x;
   uint j = tile - 1u;        // the nearest predecessor not yet combined
   uint blocked_on = 0xFFFFFFFFu;
   uint spins = 0u;
-  if (lid == 0u) lb_acc = agg_identity();
+  if (lid == 0u) lb_acc = ts_identity();
   for (;;) {
     barrier();
     if (lid < LB_WINDOW && lid <= j) {
-      Agg v;
+      TS_VALUE v;
       lb_flag[lid] = ts_read(st, j - lid, v);
       lb_val[lid] = v;
     }
     barrier();
     if (lid == 0u) {
-      Agg acc = lb_acc;
+      TS_VALUE acc = lb_acc;
       uint status = 0u;  // 0: keep going, 1: blocked at lb_next, 2: done
       uint next = j;
       for (uint w = 0u; w < LB_WINDOW && w <= j; ++w) {
@@ -100,7 +114,7 @@ Agg look_back(StateBuf st, uint tile, uint spin_limit) {
           next = j - w;
           break;
         }
-        acc = agg_combine(lb_val[w], acc);
+        acc = ts_combine(lb_val[w], acc);
         if (f == TS_INCLUSIVE || j - w == 0u) {  // tile 0's aggregate is its inclusive prefix
           status = 2u;
           break;
@@ -126,8 +140,8 @@ Agg look_back(StateBuf st, uint tile, uint spin_limit) {
     }
     if (fall_back) {
       // Decoupled fallback: do the blocking tile's reduction here.
-      const Agg t = workgroup_reduce_shared(reduce_tile_part(next, lid, gl_WorkGroupSize.x));
-      if (lid == 0u) lb_acc = agg_combine(t, lb_acc);
+      const TS_VALUE t = ts_workgroup_reduce(reduce_tile_part(next, lid, gl_WorkGroupSize.x));
+      if (lid == 0u) lb_acc = ts_combine(t, lb_acc);
       if (next == 0u) break;
       blocked_on = 0xFFFFFFFFu;
       spins = 0u;
@@ -137,7 +151,7 @@ Agg look_back(StateBuf st, uint tile, uint spin_limit) {
     }
   }
   barrier();
-  Agg result = lb_acc;
+  TS_VALUE result = lb_acc;
   barrier();
   return result;
 }

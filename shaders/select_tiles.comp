@@ -1,0 +1,139 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Compaction in one pass (select by flags or predicate, unique): the single-pass scan's
+// protocol (common/tile_state.glsl: decoupled look-back with decoupled fallback, tile ids from a
+// counter) carrying the number selected instead of a value.
+//
+// One tile of WG_SIZE x ITEMS elements per workgroup, read striped (element e of the tile is
+// item e / WG_SIZE of invocation e % WG_SIZE), so every load instruction of a subgroup reads
+// consecutive elements. Ranking stays stable without subgroup operations: each selected
+// element sets its bit in a tile bitmask in shared memory; invocation i counts the bits of the
+// blocked run [i * ITEMS, (i + 1) * ITEMS); one workgroup exclusive scan of those counts
+// (common/counts_scan.glsl) gives every run its offset, and an element's rank in the tile is its
+// run's offset plus the set bits before it in its run. Consecutive selected elements of a row
+// get consecutive ranks, so the writes are coalesced as well.
+// The last tile writes the total to count_out (u32 or u64); with n == 0, tile 0 writes 0.
+#include "vkprim.glsl"
+#include "value_type.glsl"
+#include "select.glsl"
+#include "counts_scan.glsl"
+
+layout(push_constant) uniform Push {
+  uint64_t in_addr;
+  uint64_t flags_addr;   // mode 0: u32 flags
+  uint64_t out_addr;
+  uint64_t state_addr;   // tile state, zeroed
+  uint64_t count_out;    // receives the number selected
+  uint64_t count_addr;   // nonzero: the element count is the u32 there, not n
+  uint n;
+  uint mode;
+  uint op;
+  uint opts;             // bit 1: count_out is a u64
+  uint64_t a;
+  uint64_t b;
+  uint spin_limit;       // look-back re-reads of a stalled predecessor before falling back
+  uint stall_period;     // testing: tiles with id % period == period - 1 never publish (0: off)
+} pc;
+
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
+
+#define TILE (WG_SIZE * ITEMS)
+uint g_n;
+
+// The tile state carries u32 counts.
+#define TS_VALUE uint
+#define TS_WORDS 1
+uint ts_identity() { return 0u; }
+uint ts_combine(uint a, uint b) { return a + b; }
+uint ts_word(uint v, uint i) { return v; }
+uint ts_from_words(uint w[4]) { return w[0]; }
+shared uint s_fallback_sum;
+uint ts_workgroup_reduce(uint x) {
+  if (gl_LocalInvocationID.x == 0u) s_fallback_sum = 0u;
+  barrier();
+  if (x != 0u) atomicAdd(s_fallback_sum, x);
+  barrier();
+  const uint total = s_fallback_sum;
+  barrier();
+  return total;
+}
+#include "tile_state.glsl"
+
+// Fallback: the number selected in part `part` of `parts` equal slices of tile `tile`.
+uint reduce_tile_part(uint tile, uint part, uint parts) {
+  const uint len = (TILE + parts - 1u) / parts;
+  const uint64_t begin = uint64_t(tile) * TILE + uint64_t(part) * len;
+  const uint64_t end = min(uint64_t(tile) * TILE + min((part + 1u) * len, TILE), uint64_t(g_n));
+  uint c = 0u;
+  for (uint64_t i = begin; i < end; ++i)
+    c += select_test(pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b) ? 1u : 0u;
+  return c;
+}
+
+shared uint s_tile;
+shared uint s_bits[TILE / 32u];   // bit e: element e of the tile is selected
+shared uint s_run_offset[WG_SIZE]; // selected elements of the tile before run i
+
+// The set bits of the tile bitmask in [begin, end) (end - begin <= 32, one word).
+uint bits_in(uint begin, uint end) {
+  const uint w = s_bits[begin >> 5u];
+  const uint lo = begin & 31u, len = end - begin;
+  const uint mask = len == 32u ? 0xFFFFFFFFu : ((1u << len) - 1u) << lo;
+  return bitCount(w & mask);
+}
+
+void main() {
+  const uint lid = gl_LocalInvocationID.x;
+  StateBuf st = StateBuf(pc.state_addr);
+  g_n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+  const uint tiles = uint((uint64_t(g_n) + TILE - 1u) / TILE);
+
+  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
+  for (uint w = lid; w < TILE / 32u; w += WG_SIZE) s_bits[w] = 0u;
+  barrier();
+  const uint tile = UNIFORM(s_tile);
+  if (tile >= max(tiles, 1u)) return;
+
+  const uint64_t first = uint64_t(tile) * TILE;
+  bool sel[ITEMS];
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint e = k * WG_SIZE + lid;
+    const uint64_t i = first + e;
+    sel[k] = i < g_n && select_test(pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
+    if (sel[k]) atomicOr(s_bits[e >> 5u], 1u << (e & 31u));
+  }
+  barrier();
+  // Runs of ITEMS elements (ITEMS divides 32 or is a multiple of it: plan-checked).
+  uint run_count = 0u;
+  for (uint r = 0u; r < ITEMS; r += 32u) run_count += bits_in(lid * ITEMS + r, lid * ITEMS + min(r + 32u, ITEMS));
+  uvec2 tile_total;
+  s_run_offset[lid] = counts_exclusive_scan(uvec2(run_count, 0u), tile_total).x;
+  const uint tile_count = tile_total.x;
+
+  const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
+  uint prefix = 0u;
+  if (tile == 0u) {
+    if (lid == 0u && publishes) ts_publish(st, 0u, 1u, tile_count);
+  } else {
+    if (lid == 0u && publishes) ts_publish(st, tile, 0u, tile_count);
+    prefix = look_back(st, tile, pc.spin_limit);  // its barriers make s_run_offset visible
+    if (lid == 0u && publishes) ts_publish(st, tile, 1u, prefix + tile_count);
+  }
+  barrier();
+
+  TBuf src = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
+  for (uint k = 0u; k < ITEMS; ++k) {
+    if (!sel[k]) continue;
+    const uint e = k * WG_SIZE + lid;
+    const uint run_begin = (e / ITEMS) * ITEMS;
+    const uint word_begin = max(run_begin, e & ~31u);
+    uint rank = s_run_offset[e / ITEMS] + bits_in(word_begin, e);
+    for (uint w = run_begin; w < word_begin; w += 32u) rank += bits_in(w, w + 32u);
+    dst.v[prefix + rank] = src.v[uint(first) + e];
+  }
+  if (tile == max(tiles, 1u) - 1u && lid == 0u) {
+    const uint total = prefix + tile_count;
+    if ((pc.opts & 2u) != 0u) U64Buf(pc.count_out).v[0] = uint64_t(total);
+    else U32Buf(pc.count_out).v[0] = total;
+  }
+}
