@@ -35,6 +35,10 @@ layout(push_constant) uniform Push {
   uint stall_period;     // testing: tiles with id % period == period - 1 never publish (0: off)
 } pc;
 
+#if defined(SUBGROUP)
+#extension GL_KHR_shader_subgroup_ballot : require
+#endif
+
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
 
 #define TILE (WG_SIZE * ITEMS)
@@ -95,11 +99,32 @@ void main() {
   if (tile >= max(tiles, 1u)) return;
 
   const uint64_t first = uint64_t(tile) * TILE;
+#if defined(SUBGROUP)
+  const bool in_order = subgroupBallot(lid != gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) == uvec4(0u) &&
+                        gl_SubgroupSize <= 128u && WG_SIZE % gl_SubgroupSize == 0u;
+#endif
   bool sel[ITEMS];
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint e = k * WG_SIZE + lid;
     const uint64_t i = first + e;
     sel[k] = i < g_n && select_test(pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
+#if defined(SUBGROUP)
+    // One shared atomic per 32 lanes instead of one per element (lanes of one row share bitmask
+    // words), where invocations fill subgroups in order (otherwise per element, below).
+    const uvec4 ballot = subgroupBallot(sel[k]);
+    if (in_order) {
+      if (gl_SubgroupInvocationID == 0u) {
+        const uint e0 = k * WG_SIZE + gl_SubgroupID * gl_SubgroupSize;  // lane 0's element
+        for (uint c = 0u; c * 32u < gl_SubgroupSize; ++c) {
+          const uint lanes = min(gl_SubgroupSize - 32u * c, 32u);
+          const uint bits = lanes == 32u ? ballot[c] : ballot[c] & ((1u << lanes) - 1u);
+          const uint pos = e0 + 32u * c;
+          if (bits != 0u) atomicOr(s_bits[pos >> 5u], bits << (pos & 31u));
+        }
+      }
+      continue;
+    }
+#endif
     if (sel[k]) atomicOr(s_bits[e >> 5u], 1u << (e & 31u));
   }
   barrier();

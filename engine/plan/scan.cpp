@@ -34,6 +34,7 @@ struct ScanPlan {
   ScanStrategy strategy = ScanStrategy::single_pass;  // resolved, for out-of-place calls
   uint32_t esz = 4, agg_words = 1, items = 16, wg = tuning::kScanWorkgroup;
   uint32_t spin_limit = tuning::kSpinLimit, stall_period = 0;
+  uint32_t max_range_groups = tuning::kRangeGroups;
   Pipeline tiles, reduce, partials, ranges, heads;
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
@@ -41,7 +42,7 @@ struct ScanPlan {
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tile_count(uint64_t n) const { return (n + tile_items() - 1) / tile_items(); }
   uint32_t range_groups(uint64_t n) const {
-    return uint32_t(std::clamp<uint64_t>(tile_count(n), 1, tuning::kRangeGroups));
+    return uint32_t(std::clamp<uint64_t>(tile_count(n), 1, max_range_groups));
   }
   // Single pass: one workgroup per tile, as a 2-D grid when there are more tiles than one
   // dimension takes (the shader numbers tiles by atomic counter, not by workgroup id).
@@ -193,6 +194,7 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
                    (plan->esz == 4 || caps.subgroup_extended_types);
   if (o.spin_limit) plan->spin_limit = o.spin_limit;
   plan->stall_period = o.debug_stall_period;
+  if (o.range_groups) plan->max_range_groups = std::min(o.range_groups, caps.max_workgroup_count[0]);
   plan->strategy = o.strategy;
   if (o.deterministic) {
     if (o.strategy == ScanStrategy::single_pass)

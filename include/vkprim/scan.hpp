@@ -53,6 +53,10 @@ struct ScanOptions {
   // spin_limit bounds the re-reads of a stalled predecessor before falling back (0: default).
   uint32_t debug_stall_period = 0;
   uint32_t spin_limit = 0;
+  // Tuning aid: reduce-then-scan and reduce split the tiles into at most this many contiguous
+  // ranges, one per workgroup (0: engine/plan/tuning.hpp's default). Results stay
+  // deterministic for a given value; sums of floats may differ between values.
+  uint32_t range_groups = 0;
 };
 
 // An element count: on the host, or a u32 in a GPU buffer (at most `max`, which sizes the

@@ -168,6 +168,27 @@ TEST_CASE("scan sizes either side of powers of two", "[scan]") {
   }
 }
 
+TEST_CASE("reduce-then-scan and reduce with other range counts", "[scan][reduce]") {
+  auto& rt = test::gpu();
+  for (uint32_t groups : {1u, 3u, 7u, 4096u}) {
+    ScanOptions o;
+    o.strategy = ScanStrategy::reduce_then_scan;
+    o.range_groups = groups;
+    auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
+    auto red = Reduce::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
+    for (uint64_t n : {uint64_t(1), 5 * kTile32 + 3, uint64_t(100003)}) {
+      INFO("groups=" << groups << " n=" << n);
+      auto x = test::random_values<uint32_t>(n, uint32_t(n) + groups);
+      run_scan(rt, scan, x, ScanOp::sum, true);
+      auto in = rt.upload(x).value();
+      auto out = rt.alloc(16).value();
+      auto temp = rt.alloc(red.temp_bytes(n)).value();
+      rt.submit([&](VkCommandBuffer cmd) { return red.record(cmd, in, out, n, temp); }).value();
+      REQUIRE(rt.download<uint32_t>(out, 1).value()[0] == std::accumulate(x.begin(), x.end(), 0u));
+    }
+  }
+}
+
 TEST_CASE("scan of all ones is exact, and u32 sums wrap modulo 2^32", "[scan]") {
   auto& rt = test::gpu();
   for (auto st : {ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {

@@ -25,9 +25,14 @@ case "${1:-primitives}" in
     $vk bench copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 \
       select histogram -n 2^28 --runs 20 --json "$out/vkprim28.jsonl"
     $vk bench sort sort-pairs sort-u64 -n 2^28 --runs 10 --no-verify --json "$out/vkprim28sort.jsonl"
+    # Scan layers and strategies (--subgroup: the subgroup layer even where tuning prefers
+    # shared memory; --no-subgroup: shared memory only).
     { $vk bench scan -n 2^28 --runs 20 --no-verify --strategy reduce-then-scan --json -
       $vk bench scan -n 2^28 --runs 20 --no-verify --no-subgroup --json -
-      $vk bench scan -n 2^28 --runs 20 --no-verify --no-subgroup --strategy reduce-then-scan --json - ; } \
+      $vk bench scan -n 2^28 --runs 20 --no-verify --no-subgroup --strategy reduce-then-scan --json -
+      $vk bench scan segmented-scan -n 2^28 --runs 20 --no-verify --subgroup --json -
+      $vk bench scan -n 2^28 --runs 20 --no-verify --subgroup --strategy reduce-then-scan --json -
+      $vk bench sort select -n 2^28 --runs 10 --no-verify --no-subgroup --json - ; } \
       | grep '^{' > "$out/vkprim28variants.jsonl"
     $vk bench scan reduce segmented-scan sort sort-pairs select histogram -n 2^24 -n 2^20 --runs 20 \
       --json "$out/vkprim24.jsonl"

@@ -33,6 +33,7 @@ struct Options {
   std::string strategy = "auto";
   bool no_subgroup = false;
   bool force_subgroup = false;
+  uint32_t range_groups = 0;
   bool passes = false;
 
   ScanOptions scan_options() const {
@@ -41,6 +42,7 @@ struct Options {
     if (strategy == "reduce-then-scan") so.strategy = ScanStrategy::reduce_then_scan;
     so.use_subgroup_ops = !no_subgroup;
     so.force_subgroup_ops = force_subgroup;
+    so.range_groups = range_groups;
     return so;
   }
 };
@@ -188,7 +190,7 @@ Result<BenchRecord> bench_reduce(Runtime& rt, uint64_t n, const Options& o, doub
   if (!in) return in.error();
   auto out = rt.alloc(16);
   if (!out) return out.error();
-  auto red = Reduce::create(rt.context(), value_type_of<T>(), ScanOp::sum);
+  auto red = Reduce::create(rt.context(), value_type_of<T>(), ScanOp::sum, o.scan_options());
   if (!red) return red.error();
   auto temp = rt.alloc(red->temp_bytes(n));
   if (!temp) return temp.error();
@@ -401,6 +403,8 @@ void register_bench(CLI::App& app, Action& action) {
   cmd->add_flag("--subgroup", o.force_subgroup,
                 "Scans and reductions on the subgroup layer even where tuning prefers shared memory")
       ->excludes(no_sg);
+  cmd->add_option("--range-groups", o.range_groups,
+                  "Scans and reductions: ranges of tiles for reduce-then-scan (0: tuned default)");
   cmd->add_flag("--passes", o.passes, "Print each operation's per-pass GPU times (always in --json)");
   cmd->callback([&action] { action = [] { return run(o); }; });
 }
