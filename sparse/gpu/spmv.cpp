@@ -1,4 +1,5 @@
-// SpMV plan: merge-path partition, tiles, segmented scan of the tiles' carries, fix-up
+// SpMV plan: the merge path (partition, tiles, segmented scan of the tiles' carries, fix-up),
+// the row kernel, and the row-length analysis that chooses between them
 // (include/vkprim/sparse/spmv.hpp; shaders/spmv_*.comp; docs/sparse-gpu.md).
 #include <algorithm>
 #include <bit>
@@ -66,8 +67,15 @@ struct SpmvPlan {
   const ContextImpl* ctx = nullptr;
   ValueType type = ValueType::f32;
   uint32_t esz = 4, wg = 256, items = 8;
-  bool subgroup = false;
+  bool subgroup = false;       // merge path's in-tile scan
+  bool rows_subgroup = false;  // row kernel's reduction
+  SpmvKernel kernel = SpmvKernel::automatic;  // the option: which kernels this plan has
+  uint32_t row_lanes_option = 0;
+  uint32_t max_lanes = 1;  // row kernel: lanes per row at most
+  bool has_merge() const { return kernel != SpmvKernel::rows; }
+  bool has_rows() const { return kernel != SpmvKernel::merge; }
   Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
+  Pipeline rows_kernel[2], stats[2];
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
   std::optional<Map> map;
@@ -85,7 +93,60 @@ struct SpmvPlan {
     return SpmvTempLayout(t, esz, scan_bytes(t));
   }
   uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const {
-    return rows == 0 ? 0 : layout(rows, nnz).total;
+    return rows == 0 || !has_merge() ? 0 : layout(rows, nnz).total;
+  }
+
+  uint32_t auto_lanes(uint64_t rows, uint64_t nnz) const {
+    return row_lanes_option ? row_lanes_option : tuning::spmv_row_lanes(rows, nnz, max_lanes);
+  }
+
+  SpmvAnalysis analysis(const SpmvRowStats& st) const {
+    SpmvAnalysis an;
+    an.stats = st;
+    an.row_lanes = auto_lanes(st.rows, st.nnz);
+    if (kernel != SpmvKernel::automatic) {
+      an.kernel = kernel;
+      return an;
+    }
+    const double bound =
+        tuning::kSpmvRowsMaxFactor * st.mean_row_length() + tuning::kSpmvRowsMaxSlack;
+    const uint64_t steps = (st.max_row_length + tuning::kSpmvRowsUnroll * an.row_lanes - 1) /
+                           (tuning::kSpmvRowsUnroll * an.row_lanes);
+    an.kernel = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps
+                    ? SpmvKernel::rows
+                    : SpmvKernel::merge;
+    return an;
+  }
+
+  // Validates the matrix view for the statistics pass.
+  Status check_matrix(const CsrView& a, const char* who) const {
+    const auto bad = [who](std::string m) {
+      return make_error(Errc::invalid_argument, std::string(who) + ": " + std::move(m));
+    };
+    if (a.rows >= (uint64_t(1) << 32) || a.cols >= (uint64_t(1) << 32))
+      return bad("rows and cols must be < 2^32");
+    if (!a.row_ptr_64 && a.nnz >= (uint64_t(1) << 32))
+      return bad("nnz >= 2^32 needs a 64-bit row pointer");
+    const uint64_t rp = a.row_ptr_64 ? 8 : 4;
+    if (a.rows && (a.row_ptr.size < (a.rows + 1) * rp || a.row_ptr.address == 0 ||
+                   a.row_ptr.address % rp))
+      return bad("row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) + "-bit entries");
+    return {};
+  }
+
+  Status record_stats(VkCommandBuffer cmd, const CsrView& a, BufferView out) const {
+    VKPRIM_TRY(check_matrix(a, "Spmv::record_row_stats"));
+    if (out.size < Spmv::kRowStatsBytes || out.address == 0 || out.address % 4)
+      return make_error(Errc::invalid_argument,
+                        "Spmv::record_row_stats: stats must hold 16 bytes, 4-byte aligned");
+    compute_to_compute_barrier(*ctx, cmd);  // earlier users of `out` are done
+    VKPRIM_TRY(fill->record(cmd, out.sub(0, Spmv::kRowStatsBytes), 0, 4));
+    if (a.rows == 0) return {};
+    compute_to_compute_barrier(*ctx, cmd);
+    const int w = a.row_ptr_64 ? 1 : 0;
+    SpmvStatsPush sp{a.row_ptr.address, out.address, uint32_t(a.rows), 0};
+    stats[w].dispatch(cmd, &sp, grid_groups(*ctx, a.rows, stats[w].tile_items()));
+    return {};
   }
 
   Status check(const CsrView& a, BufferView x, BufferView y) const {
@@ -118,6 +179,10 @@ struct SpmvPlan {
         overlap(y, yb, a.col_idx, a.nnz * 4) ||
         overlap(y, yb, a.row_ptr, a.rows ? (a.rows + 1) * rp : 0))
       return bad("y overlaps x or the matrix");
+    return {};
+  }
+
+  Status check_merge_limits(const CsrView& a) const {
     const uint64_t tiles = tile_count(a.rows, a.nnz);
     const auto& caps = ctx->caps;
     if (tiles >= (uint64_t(1) << 32) - 1 ||
@@ -128,9 +193,37 @@ struct SpmvPlan {
     return {};
   }
 
+  // Which kernel runs, and with how many lanes per row.
+  Status resolve(const CsrView& a, const SpmvAnalysis* an, SpmvKernel& k, uint32_t& lanes) const {
+    if (an && (an->stats.rows != a.rows || an->stats.nnz != a.nnz))
+      return make_error(Errc::invalid_argument,
+                        "Spmv: the analysis is of a " + std::to_string(an->stats.rows) +
+                            "-row matrix with " + std::to_string(an->stats.nnz) +
+                            " nonzeros, not of this one (" + std::to_string(a.rows) + " rows, " +
+                            std::to_string(a.nnz) + " nonzeros)");
+    k = kernel != SpmvKernel::automatic ? kernel : an ? an->kernel : SpmvKernel::merge;
+    if (k == SpmvKernel::automatic) k = SpmvKernel::merge;
+    lanes = an && an->row_lanes ? an->row_lanes : auto_lanes(a.rows, a.nnz);
+    if (k == SpmvKernel::rows && !has_rows())
+      return make_error(Errc::invalid_argument,
+                        "Spmv: the analysis asks for the row kernel, the plan was created with "
+                        "SpmvKernel::merge");
+    if (k == SpmvKernel::rows && (!std::has_single_bit(lanes) || lanes > max_row_lanes()))
+      return make_error(Errc::invalid_argument,
+                        "Spmv: row_lanes must be a power of two <= " +
+                            std::to_string(max_row_lanes()) + ", not " + std::to_string(lanes));
+    return {};
+  }
+  uint32_t max_row_lanes() const { return rows_subgroup ? max_lanes : tuning::kSpmvRowsWorkgroup; }
+
   Status record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
-                double beta, BufferView temp_in) const {
+                double beta, BufferView temp_in, const SpmvAnalysis* an) const {
     VKPRIM_TRY(check(a, x, y));
+    SpmvKernel k = SpmvKernel::merge;
+    uint32_t lanes = 1;
+    VKPRIM_TRY(resolve(a, an, k, lanes));
+    if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes);
+    VKPRIM_TRY(check_merge_limits(a));
     const uint64_t need = temp_bytes(a.rows, a.nnz);
     BufferView temp = temp_in;
     if (need) {
@@ -151,11 +244,7 @@ struct SpmvPlan {
     if (a.rows == 0) return {};
     const BufferView yv = y.sub(0, a.rows * esz);
     const uint32_t flags = beta == 0.0 ? kSpmvBetaZero : 0u;
-    if (alpha == 0.0) {  // BLAS: A and x are not referenced
-      if (beta == 0.0) return fill->record(cmd, yv, 0, esz);
-      if (type == ValueType::f32) return map->affine(cmd, yv, yv, float(beta), 0.0f, a.rows);
-      return map->affine(cmd, yv, yv, beta, 0.0, a.rows);
-    }
+    if (alpha == 0.0) return record_alpha_zero(cmd, yv, a.rows, beta);  // BLAS: no A, no x
 
     const uint64_t tiles = tile_count(a.rows, a.nnz);
     const SpmvTempLayout L(tiles, esz, scan_bytes(tiles));
@@ -207,6 +296,43 @@ struct SpmvPlan {
                       uint32_t gy) const {
     tiles[w].dispatch(cmd, p, gx, gy);
   }
+
+  // BLAS special cases shared by both kernels: alpha == 0 reads neither A nor x.
+  Status record_alpha_zero(VkCommandBuffer cmd, BufferView yv, uint64_t rows, double beta) const {
+    if (beta == 0.0) return fill->record(cmd, yv, 0, esz);
+    if (type == ValueType::f32) return map->affine(cmd, yv, yv, float(beta), 0.0f, rows);
+    return map->affine(cmd, yv, yv, beta, 0.0, rows);
+  }
+
+  Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
+                     double alpha, double beta, uint32_t lanes) const {
+    const uint32_t per_group = tuning::kSpmvRowsWorkgroup / lanes;
+    const uint64_t groups = (a.rows + per_group - 1) / per_group;
+    const auto& caps = ctx->caps;
+    const uint64_t gx = std::max<uint64_t>(1, std::min<uint64_t>(groups, caps.max_workgroup_count[0]));
+    const uint64_t gy = (groups + gx - 1) / gx;
+    if (gy > caps.max_workgroup_count[1])
+      return make_error(Errc::limit_exceeded, "Spmv: " + std::to_string(a.rows) +
+                                                  " rows exceed the device's dispatch limits");
+    // No barrier of its own: no temporary storage (the caller orders A, x and y, as for the
+    // merge path). One dispatch in all.
+    if (a.rows == 0) return {};
+    const BufferView yv = y.sub(0, a.rows * esz);
+    if (alpha == 0.0) return record_alpha_zero(cmd, yv, a.rows, beta);
+    SpmvRowsPush rp{a.row_ptr.address,
+                    a.col_idx.address,
+                    a.values.address,
+                    x.address,
+                    y.address,
+                    bits_of(alpha, type),
+                    bits_of(beta, type),
+                    uint32_t(a.rows),
+                    uint32_t(a.cols),
+                    uint32_t(std::countr_zero(lanes)),
+                    beta == 0.0 ? kSpmvBetaZero : 0u};
+    rows_kernel[a.row_ptr_64 ? 1 : 0].dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+    return {};
+  }
 };
 
 }  // namespace detail
@@ -254,30 +380,76 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
                    (plan->esz == 4 || caps.subgroup_extended_types);
+  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::rows))
+    return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
+  plan->kernel = o.kernel;
+  // Row kernel: lane groups must not straddle subgroups, so L <= the subgroup size the shader
+  // runs with: the device's default size, required explicitly where the size can vary.
+  const uint32_t sg_size = caps.subgroup_size ? caps.subgroup_size : 1;
+  const bool rows_subgroup = o.use_subgroup_ops &&
+                             (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                             (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
+                             tuning::kSpmvRowsWorkgroup % sg_size == 0;
+  plan->max_lanes = std::min(sg_size, tuning::kSpmvRowsWorkgroup);
+  if (o.row_lanes) {
+    const uint32_t limit = rows_subgroup ? plan->max_lanes : tuning::kSpmvRowsWorkgroup;
+    if (!std::has_single_bit(o.row_lanes) || o.row_lanes > limit)
+      return make_error(Errc::invalid_argument,
+                        "Spmv: row_lanes must be a power of two <= " + std::to_string(limit));
+    plan->row_lanes_option = o.row_lanes;
+  }
   const std::string t = to_string(type);
   for (int w = 0; w < 2; ++w) {
     const std::string rp = w ? "r64" : "r32";
-    auto part = detail::Pipeline::create_variant(ctx, "spmv_partition_" + rp, detail::kSpmvPartitionPushBytes,
-                                      tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems, false);
-    if (!part) return part.error();
-    plan->partition[w] = std::move(*part);
-    auto tiles =
-        detail::Pipeline::create_variant(ctx, "spmv_tiles_" + t + "_" + rp + (plan->subgroup ? "_sg" : "_wg"),
-                              detail::kSpmvTilesPushBytes, plan->wg, plan->items, plan->subgroup);
-    if (!tiles) return tiles.error();
-    plan->tiles[w] = std::move(*tiles);
+    if (plan->has_merge()) {
+      auto part =
+          detail::Pipeline::create_variant(ctx, "spmv_partition_" + rp, detail::kSpmvPartitionPushBytes,
+                                           tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems, false);
+      if (!part) return part.error();
+      plan->partition[w] = std::move(*part);
+      auto tiles = detail::Pipeline::create_variant(
+          ctx, "spmv_tiles_" + t + "_" + rp + (plan->subgroup ? "_sg" : "_wg"),
+          detail::kSpmvTilesPushBytes, plan->wg, plan->items, plan->subgroup);
+      if (!tiles) return tiles.error();
+      plan->tiles[w] = std::move(*tiles);
+    }
+    if (plan->has_rows()) {
+      vkprim::detail::PipelineDesc d;
+      d.variant = "spmv_rows_" + t + "_" + rp + (rows_subgroup ? "_sg" : "_wg");
+      d.push_bytes = detail::kSpmvRowsPushBytes;
+      d.workgroup_size = tuning::kSpmvRowsWorkgroup;
+      d.items = 1;
+      d.full_subgroups = rows_subgroup;
+      if (rows_subgroup && caps.subgroup_size_control &&
+          caps.min_subgroup_size != caps.max_subgroup_size)
+        d.required_subgroup_size = sg_size;
+      auto rk = detail::Pipeline::create(ctx, d);
+      if (!rk) return rk.error();
+      plan->rows_kernel[w] = std::move(*rk);
+    }
+    auto st = detail::Pipeline::create_variant(ctx, "spmv_stats_" + rp, detail::kSpmvStatsPushBytes,
+                                               tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems,
+                                               false);
+    if (!st) return st.error();
+    plan->stats[w] = std::move(*st);
   }
-  auto fix = detail::Pipeline::create_variant(ctx, "spmv_fixup_" + t, detail::kSpmvFixupPushBytes,
-                                   tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems, false);
-  if (!fix) return fix.error();
-  plan->fixup = std::move(*fix);
-  // Reduce-then-scan: a fixed combination order, so the carries are deterministic too.
-  ScanOptions so;
-  so.deterministic = true;
-  so.use_subgroup_ops = o.use_subgroup_ops;
-  auto scan = SegmentedScan::create(context, type, so);
-  if (!scan) return scan.error();
-  plan->carry_scan = std::move(*scan);
+  plan->rows_subgroup = rows_subgroup;
+  if (plan->has_merge()) {
+    auto fix = detail::Pipeline::create_variant(ctx, "spmv_fixup_" + t, detail::kSpmvFixupPushBytes,
+                                                tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems,
+                                                false);
+    if (!fix) return fix.error();
+    plan->fixup = std::move(*fix);
+  }
+  if (plan->has_merge()) {
+    // Reduce-then-scan: a fixed combination order, so the carries are deterministic too.
+    ScanOptions so;
+    so.deterministic = true;
+    so.use_subgroup_ops = o.use_subgroup_ops;
+    auto scan = SegmentedScan::create(context, type, so);
+    if (!scan) return scan.error();
+    plan->carry_scan = std::move(*scan);
+  }
   auto fill = Fill::create(context);
   if (!fill) return fill.error();
   plan->fill = std::move(*fill);
@@ -287,7 +459,42 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   return Spmv(std::move(plan));
 }
 
+const char* to_string(SpmvKernel k) {
+  switch (k) {
+    case SpmvKernel::automatic: return "auto";
+    case SpmvKernel::merge: return "merge";
+    case SpmvKernel::rows: return "rows";
+  }
+  return "?";
+}
+
 ValueType Spmv::type() const { return plan_->type; }
+SpmvKernel Spmv::kernel_option() const { return plan_->kernel; }
+
+Status Spmv::record_row_stats(VkCommandBuffer cmd, const CsrView& a, BufferView stats) const {
+  return plan_->record_stats(cmd, a, stats);
+}
+
+SpmvRowStats Spmv::row_stats_from_words(const CsrView& a, const uint32_t words[4]) {
+  SpmvRowStats st;
+  st.rows = a.rows;
+  st.nnz = a.nnz;
+  st.max_row_length = a.rows ? words[0] : 0;
+  st.empty_rows = a.rows ? words[1] : 0;
+  return st;
+}
+
+SpmvAnalysis Spmv::analysis(const SpmvRowStats& stats) const { return plan_->analysis(stats); }
+
+Result<SpmvAnalysis> Spmv::analyze(Runtime& rt, const CsrView& a) const {
+  VKPRIM_TRY(plan_->check_matrix(a, "Spmv::analyze"));
+  auto buf = rt.alloc(kRowStatsBytes);
+  if (!buf) return buf.error();
+  VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) { return record_row_stats(cmd, a, buf->view()); }));
+  auto words = rt.download<uint32_t>(buf->view(), 4);
+  if (!words) return words.error();
+  return analysis(row_stats_from_words(a, words->data()));
+}
 uint32_t Spmv::tile_items() const { return plan_->tile_items(); }
 bool Spmv::uses_subgroup_ops() const { return plan_->subgroup; }
 uint64_t Spmv::temp_bytes(uint64_t rows, uint64_t nnz) const {
@@ -300,7 +507,12 @@ Status Spmv::reserve(uint64_t rows, uint64_t nnz) {
 
 Status Spmv::record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
                     double beta, BufferView temp) const {
-  return plan_->record(cmd, a, x, y, alpha, beta, temp);
+  return plan_->record(cmd, a, x, y, alpha, beta, temp, nullptr);
+}
+
+Status Spmv::record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
+                    double beta, const SpmvAnalysis& analysis, BufferView temp) const {
+  return plan_->record(cmd, a, x, y, alpha, beta, temp, &analysis);
 }
 
 Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double alpha, double beta,
@@ -308,7 +520,12 @@ Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double al
   auto plan = Spmv::create(rt.context(), a.value_type, options);
   if (!plan) return plan.error();
   VKPRIM_TRY(plan->reserve(a.rows, a.nnz));
-  return rt.submit([&](VkCommandBuffer cmd) { return plan->record(cmd, a, x, y, alpha, beta); });
+  if (options.kernel != SpmvKernel::automatic || alpha == 0.0 || a.rows == 0)
+    return rt.submit([&](VkCommandBuffer cmd) { return plan->record(cmd, a, x, y, alpha, beta); });
+  auto an = plan->analyze(rt, a);
+  if (!an) return an.error();
+  return rt.submit(
+      [&](VkCommandBuffer cmd) { return plan->record(cmd, a, x, y, alpha, beta, *an); });
 }
 
 }  // namespace vkprim::sparse

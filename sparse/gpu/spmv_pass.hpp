@@ -29,6 +29,22 @@ struct SpmvFixupPush {
 static_assert(offsetof(SpmvFixupPush, flags) == 60);
 inline constexpr uint32_t kSpmvFixupPushBytes = 64;
 
+// Row kernel (spmv_rows.comp): one dispatch, L = 2^lane_shift lanes per row.
+struct SpmvRowsPush {
+  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits;
+  uint32_t rows, cols, lane_shift, flags;
+};
+static_assert(offsetof(SpmvRowsPush, rows) == 56 && offsetof(SpmvRowsPush, flags) == 68);
+inline constexpr uint32_t kSpmvRowsPushBytes = 72;
+
+// Row-length statistics (spmv_stats.comp): 4 u32 out (max row length, empty rows, 0, 0).
+struct SpmvStatsPush {
+  uint64_t row_ptr, out;
+  uint32_t rows, pad;
+};
+static_assert(offsetof(SpmvStatsPush, pad) == 20);
+inline constexpr uint32_t kSpmvStatsPushBytes = 24;
+
 inline constexpr uint32_t kSpmvBetaZero = 1u;
 
 namespace tuning {
@@ -44,6 +60,31 @@ constexpr uint64_t spmv_shared_bytes(uint32_t wg, uint32_t items, uint32_t value
 // Partition and fix-up: one invocation per tile boundary, grid-stride.
 inline constexpr uint32_t kSpmvSmallWorkgroup = 256;
 inline constexpr uint32_t kSpmvSmallItems = 4;
+
+// Row kernel: 256 invocations, 256 / L rows per workgroup.
+inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
+// Lanes per row: the largest power of two <= ceil(mean row length), at most the subgroup size
+// (a row of mean length takes one step; more lanes would idle on regular rows). Not measured
+// on a GPU yet: SpmvOptions::row_lanes overrides it.
+constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
+  const uint64_t mean_ceil = rows ? (nnz + rows - 1) / rows : 1;
+  uint32_t lanes = 1;
+  while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= mean_ceil) lanes *= 2;
+  return lanes;
+}
+// The automatic choice: the row kernel when the longest row is at most
+// kSpmvRowsMaxFactor * mean + kSpmvRowsMaxSlack entries (regular rows) and its lane group
+// needs at most kSpmvRowsMaxSteps loop steps of kSpmvRowsUnroll * L entries; the merge path
+// otherwise (a long row keeps one lane group busy while the others idle, and a few very long
+// rows leave most of the GPU without work). The step cap also keeps the row kernel under
+// llvmpipe's limit of 65535 loop iterations per invocation.
+inline constexpr double kSpmvRowsMaxFactor = 8.0;
+inline constexpr double kSpmvRowsMaxSlack = 32.0;
+inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
+inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
+// Statistics pass: one invocation per row, 4 rows each, grid-stride.
+inline constexpr uint32_t kSpmvStatsWorkgroup = 256;
+inline constexpr uint32_t kSpmvStatsItems = 4;
 }  // namespace tuning
 
 }  // namespace vkprim::sparse::detail

@@ -1,9 +1,14 @@
 // DeviceCsr and SpMV against Eigen: generated shapes of NOTES §6 (empty, 1x1, empty rows, dense
 // row, arrow, rectangular, power-law, duplicates, short rows), small tiles so rows cross many
 // tile boundaries, the forced 64-bit row pointer, alpha/beta conventions, run-to-run
-// determinism, every shared matrix, and the errors. Outputs are poisoned (NaN) first.
+// determinism, every shared matrix, and the errors. Outputs are poisoned (NaN) first. The
+// merge path, the row kernel (forced, every lane count, subgroup and shared-memory builds) and
+// the automatic choice from Spmv::analyze all run the same checks.
 #include <algorithm>
+#include <bit>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <optional>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -23,9 +28,9 @@ namespace {
 // Plans are built once per (type, tile shape, subgroup layer): pipeline creation under the
 // validation layer is the slow part on lavapipe.
 Spmv& plan_for(ValueType t, const SpmvOptions& o) {
-  static std::map<std::tuple<int, uint32_t, uint32_t, bool>, Spmv> plans;
-  const auto key =
-      std::make_tuple(int(t), o.workgroup_size, o.items_per_invocation, o.use_subgroup_ops);
+  static std::map<std::tuple<int, uint32_t, uint32_t, bool, int, uint32_t>, Spmv> plans;
+  const auto key = std::make_tuple(int(t), o.workgroup_size, o.items_per_invocation,
+                                   o.use_subgroup_ops, int(o.kernel), o.row_lanes);
   auto it = plans.find(key);
   if (it == plans.end())
     it = plans.emplace(key, Spmv::create(test::gpu().context(), t, o).value()).first;
@@ -38,6 +43,22 @@ SpmvOptions small_tiles(bool subgroup) {
   o.items_per_invocation = 2;  // 64 merge items per tile
   o.use_subgroup_ops = subgroup;
   return o;
+}
+
+SpmvOptions row_kernel(bool subgroup, uint32_t lanes = 0) {
+  SpmvOptions o;
+  o.kernel = SpmvKernel::rows;
+  o.use_subgroup_ops = subgroup;
+  o.row_lanes = lanes;
+  return o;
+}
+
+SpmvOptions automatic() { return SpmvOptions{}; }
+
+// The largest lane count the row kernel's subgroup build allows on this device.
+uint32_t max_subgroup_lanes() {
+  const uint32_t sg = test::gpu().caps().subgroup_size;
+  return std::min<uint32_t>(sg ? sg : 1, 256);
 }
 
 template <class T>
@@ -54,12 +75,19 @@ Buffer upload_or_empty(Runtime& rt, const std::vector<T>& v) {
   return b;
 }
 
-// Runs y = alpha A x + beta y on the GPU and returns y.
+// Runs y = alpha A x + beta y on the GPU and returns y. With `analyze`, the plan analyzes A
+// first and records with the analysis (what the automatic choice needs); `chosen` gets it.
 template <class T>
 std::vector<T> gpu_spmv(const DeviceCsr& a, const std::vector<T>& x, const std::vector<T>& y0,
-                        double alpha, double beta, const SpmvOptions& o) {
+                        double alpha, double beta, const SpmvOptions& o, bool analyze = false,
+                        SpmvAnalysis* chosen = nullptr) {
   Runtime& rt = test::gpu();
   Spmv& plan = plan_for(value_type_of<T>(), o);
+  std::optional<SpmvAnalysis> an;
+  if (analyze) {
+    an = plan.analyze(rt, a.view()).value();
+    if (chosen) *chosen = *an;
+  }
   plan.reserve(a.rows(), a.nnz()).value();
   Buffer xb = upload_or_empty(rt, x);
   // beta == 0: y starts as NaN, which must neither be read nor survive.
@@ -67,14 +95,15 @@ std::vector<T> gpu_spmv(const DeviceCsr& a, const std::vector<T>& x, const std::
       beta == 0.0 ? std::vector<T>(y0.size(), std::numeric_limits<T>::quiet_NaN()) : y0;
   Buffer yb = upload_or_empty(rt, yinit);
   rt.submit([&](VkCommandBuffer cmd) {
-      return plan.record(cmd, a.view(), xb.view(), yb.view(), alpha, beta);
+      return an ? plan.record(cmd, a.view(), xb.view(), yb.view(), alpha, beta, *an)
+                : plan.record(cmd, a.view(), xb.view(), yb.view(), alpha, beta);
     }).value();
   return rt.download<T>(yb.view(), y0.size()).value();
 }
 
 template <class T>
 void check_spmv(const CooMatrix& coo, const std::string& what, const SpmvOptions& o, double alpha,
-                double beta, bool force64 = false, bool via_eigen = false) {
+                double beta, bool force64 = false, bool via_eigen = false, bool analyze = false) {
   Runtime& rt = test::gpu();
   const EigenCsr ref = test::eigen_reference(coo);
   DeviceCsrOptions dopt;
@@ -85,7 +114,7 @@ void check_spmv(const CooMatrix& coo, const std::string& what, const SpmvOptions
   REQUIRE(a.row_ptr_64() == force64);
   const auto x = vector_values<T>(size_t(coo.cols), 31);
   const auto y0 = vector_values<T>(size_t(coo.rows), 32);
-  const auto got = gpu_spmv(a, x, y0, alpha, beta, o);
+  const auto got = gpu_spmv(a, x, y0, alpha, beta, o, analyze);
   test::check_y(got, test::reference_spmv(ref, x, y0, alpha, beta), what);
 }
 
@@ -99,7 +128,168 @@ void check_all_configs(const CooMatrix& coo, const std::string& name) {
                 true);
 }
 
+// The row kernel: default lanes in both builds, the smallest and the largest lane counts, and
+// the automatic choice (analysis, then record with it).
+template <class T>
+void check_row_configs(const CooMatrix& coo, const std::string& name) {
+  INFO(name << " (" << coo.rows << " x " << coo.cols << ", " << coo.nnz() << " triplets), "
+            << to_string(value_type_of<T>()) << ", row kernel");
+  check_spmv<T>(coo, name + " rows, subgroup", row_kernel(true), 1.5, 0.0);
+  check_spmv<T>(coo, name + " rows, shared memory", row_kernel(false), -1.0, 0.5, false, true);
+  check_spmv<T>(coo, name + " rows L1", row_kernel(true, 1), 2.0, -0.25);
+  check_spmv<T>(coo, name + " rows L=subgroup", row_kernel(true, max_subgroup_lanes()), 1.0, 1.0);
+  check_spmv<T>(coo, name + " rows L32, shared memory", row_kernel(false, 32), 0.5, 2.0);
+  check_spmv<T>(coo, name + " auto", automatic(), 1.25, -1.0, false, false, true);
+}
+
+// Row-length statistics on the host, for comparison with analyze().
+SpmvRowStats host_stats(const EigenCsr& ref) {
+  SpmvRowStats st;
+  st.rows = uint64_t(ref.rows());
+  st.nnz = uint64_t(ref.nonZeros());
+  for (Eigen::Index r = 0; r < ref.rows(); ++r) {
+    const uint64_t len = uint64_t(ref.outerIndexPtr()[r + 1] - ref.outerIndexPtr()[r]);
+    st.max_row_length = std::max(st.max_row_length, len);
+    if (len == 0) ++st.empty_rows;
+  }
+  return st;
+}
+
+// A 5-point stencil on an m x m grid (the regular case the row kernel is for).
+CooMatrix stencil(int64_t m) {
+  CooMatrix c = test::empty_matrix(m * m, m * m);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < m; ++j) {
+      const int64_t r = i * m + j;
+      test::add_entry(c, r, r, 4.0);
+      if (i > 0) test::add_entry(c, r, r - m, -1.0);
+      if (i + 1 < m) test::add_entry(c, r, r + m, -1.0);
+      if (j > 0) test::add_entry(c, r, r - 1, -1.0);
+      if (j + 1 < m) test::add_entry(c, r, r + 1, -1.0);
+    }
+  return c;
+}
+
 }  // namespace
+
+TEST_CASE("SpMV row kernel matches Eigen on every generated shape, f32 and f64",
+          "[spmv][rows]") {
+  const bool f64 = test::gpu().caps().shader_float64;
+  for (const auto& s : test::generated_shapes()) {
+    check_row_configs<float>(s.m, s.name);
+    if (f64) check_row_configs<double>(s.m, s.name);
+  }
+  check_row_configs<float>(stencil(70), "stencil 70x70");
+  if (f64) check_row_configs<double>(stencil(70), "stencil 70x70");
+}
+
+TEST_CASE("SpMV row kernel and auto with a 64-bit row pointer forced", "[spmv][rows][rowptr64]") {
+  const bool f64 = test::gpu().caps().shader_float64;
+  for (const auto& s : test::generated_shapes()) {
+    INFO(s.name);
+    check_spmv<float>(s.m, s.name + " r64 rows", row_kernel(true), 1.0, 1.0, true);
+    check_spmv<float>(s.m, s.name + " r64 rows, shared memory", row_kernel(false), 1.0, 0.0, true,
+                      true);
+    check_spmv<float>(s.m, s.name + " r64 auto", automatic(), -1.0, 0.0, true, false, true);
+    if (f64) check_spmv<double>(s.m, s.name + " r64 rows f64", row_kernel(true), 2.0, 0.5, true);
+  }
+}
+
+TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks rows for a stencil and "
+          "merge for power-law and arrow",
+          "[spmv][analyze]") {
+  Runtime& rt = test::gpu();
+  Spmv& plan = plan_for(ValueType::f32, automatic());
+  auto shapes = test::generated_shapes();
+  shapes.push_back({"stencil 70x70", stencil(70)});
+  std::map<std::string, SpmvKernel> chosen;
+  for (const auto& s : shapes) {
+    INFO(s.name);
+    const EigenCsr ref = test::eigen_reference(s.m);
+    const SpmvRowStats want = host_stats(ref);
+    for (bool r64 : {false, true}) {
+      DeviceCsrOptions o;
+      o.force_row_ptr_64 = r64;
+      const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref), o).value();
+      const SpmvAnalysis an = plan.analyze(rt, a.view()).value();
+      CHECK(an.stats.rows == want.rows);
+      CHECK(an.stats.nnz == want.nnz);
+      CHECK(an.stats.max_row_length == want.max_row_length);
+      CHECK(an.stats.empty_rows == want.empty_rows);
+      CHECK(an.kernel != SpmvKernel::automatic);
+      // The documented rule, and analysis() of the host statistics agrees with analyze().
+      const bool regular =
+          double(want.max_row_length) <= 8.0 * want.mean_row_length() + 32.0 &&
+          want.max_row_length <= 1024u * 4u * an.row_lanes;
+      CHECK(an.kernel == (regular ? SpmvKernel::rows : SpmvKernel::merge));
+      const SpmvAnalysis from_host = plan.analysis(want);
+      CHECK(from_host.kernel == an.kernel);
+      CHECK(from_host.row_lanes == an.row_lanes);
+      CHECK(std::has_single_bit(an.row_lanes));
+      CHECK(an.row_lanes <= max_subgroup_lanes());
+      chosen[s.name] = an.kernel;
+
+      // The recording form gives the same statistics.
+      Buffer sb = rt.alloc(Spmv::kRowStatsBytes).value();
+      rt.submit([&](VkCommandBuffer cmd) { return plan.record_row_stats(cmd, a.view(), sb.view()); })
+          .value();
+      const auto words = rt.download<uint32_t>(sb.view(), 4).value();
+      const SpmvRowStats rec = Spmv::row_stats_from_words(a.view(), words.data());
+      CHECK(rec.max_row_length == want.max_row_length);
+      CHECK(rec.empty_rows == want.empty_rows);
+    }
+  }
+  CHECK(chosen.at("stencil 70x70") == SpmvKernel::rows);
+  CHECK(chosen.at("short rows k=2 with explicit zeros") == SpmvKernel::rows);
+  CHECK(chosen.at("power-law rows") == SpmvKernel::merge);
+  CHECK(chosen.at("arrow") == SpmvKernel::merge);
+  CHECK(chosen.at("one dense row") == SpmvKernel::merge);
+  CHECK(chosen.at("all rows empty 3000x40") == SpmvKernel::rows);
+
+  // Lane counts from the mean: a stencil (mean ~4.9) gets 4 lanes where the subgroup allows.
+  SpmvRowStats st;
+  st.rows = 1000;
+  st.nnz = 4900;
+  st.max_row_length = 5;
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(4, max_subgroup_lanes()));
+  st.nnz = 1000 * 27;
+  st.max_row_length = 27;
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(16, max_subgroup_lanes()));
+  st.nnz = 2000;
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(2, max_subgroup_lanes()));
+  // Regular but few, very long rows (a lane group would walk > 1024 steps): merge.
+  st.rows = 4;
+  st.nnz = 4 * 1000000;
+  st.max_row_length = 1000000;
+  CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
+  st.nnz = 4 * 2000;
+  st.max_row_length = 2000;
+  CHECK(plan.analysis(st).kernel == SpmvKernel::rows);
+  // Forced kernels win over the statistics.
+  CHECK(plan_for(ValueType::f32, row_kernel(true)).analysis(host_stats(test::eigen_reference(
+                                                                shapes[7].m)))
+            .kernel == SpmvKernel::rows);
+  SpmvOptions merge_only;
+  merge_only.kernel = SpmvKernel::merge;
+  CHECK(plan_for(ValueType::f32, merge_only).analysis(st).kernel == SpmvKernel::merge);
+}
+
+TEST_CASE("SpMV simple form uses the automatic choice", "[spmv][analyze]") {
+  Runtime& rt = test::gpu();
+  for (const auto& [name, m] :
+       {std::pair<std::string, CooMatrix>{"stencil 40x40", stencil(40)},
+        std::pair<std::string, CooMatrix>{"power-law rows", test::generated_shapes()[9].m}}) {
+    INFO(name);
+    const EigenCsr ref = test::eigen_reference(m);
+    const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref)).value();
+    const auto x = vector_values<float>(size_t(m.cols), 5);
+    const auto y0 = vector_values<float>(size_t(m.rows), 6);
+    Buffer xb = upload_or_empty(rt, x), yb = upload_or_empty(rt, y0);
+    spmv(rt, a.view(), xb.view(), yb.view(), 0.75, -0.5).value();
+    test::check_y(rt.download<float>(yb.view(), y0.size()).value(),
+                  test::reference_spmv(ref, x, y0, 0.75, -0.5), name + " simple form");
+  }
+}
 
 TEST_CASE("SpMV matches Eigen on every generated shape, f32 and f64", "[spmv]") {
   const bool f64 = test::gpu().caps().shader_float64;
@@ -117,7 +307,7 @@ TEST_CASE("SpMV with a 64-bit row pointer forced on small data", "[spmv][rowptr6
   }
 }
 
-TEST_CASE("SpMV alpha == 0 reads neither A nor x; beta == 0 never reads y", "[spmv]") {
+TEST_CASE("SpMV alpha == 0 reads neither A nor x, beta == 0 never reads y", "[spmv]") {
   const auto shapes = test::generated_shapes();
   const auto& m = shapes[7].m;  // arrow
   Runtime& rt = test::gpu();
@@ -130,6 +320,24 @@ TEST_CASE("SpMV alpha == 0 reads neither A nor x; beta == 0 never reads y", "[sp
   for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == -2.0f * y0[i]);
   y = gpu_spmv(a, x, y0, 0.0, 0.0, SpmvOptions{});
   for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == 0.0f);
+  // The same conventions with the row kernel, in both builds, and under the automatic choice.
+  for (const auto& o : {row_kernel(true), row_kernel(false), automatic()}) {
+    y = gpu_spmv(a, x, y0, 0.0, -2.0, o, true);
+    for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == -2.0f * y0[i]);
+    y = gpu_spmv(a, x, y0, 0.0, 0.0, o, true);
+    for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == 0.0f);
+  }
+  // beta == 0 with the row kernel: y starts as NaN (gpu_spmv poisons it) and must not leak.
+  const auto st = stencil(30);
+  const EigenCsr sref = test::eigen_reference(st);
+  const DeviceCsr s = DeviceCsr::upload(rt, test::to_csr_matrix(sref)).value();
+  const auto sx = vector_values<float>(size_t(st.cols), 7);
+  const auto sy0 = vector_values<float>(size_t(st.rows), 8);
+  for (const auto& o : {row_kernel(true), row_kernel(false)}) {
+    const auto got = gpu_spmv(s, sx, sy0, 1.0, 0.0, o);
+    for (float v : got) REQUIRE(!std::isnan(v));
+    test::check_y(got, test::reference_spmv(sref, sx, sy0, 1.0, 0.0), "stencil beta 0");
+  }
 }
 
 TEST_CASE("SpMV results are bit-identical from run to run", "[spmv][determinism]") {
@@ -148,6 +356,31 @@ TEST_CASE("SpMV results are bit-identical from run to run", "[spmv][determinism]
         const auto again = gpu_spmv(a, x, y0, 1.0, 1.0, o);
         REQUIRE(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)) == 0);
       }
+    }
+  }
+}
+
+TEST_CASE("SpMV row kernel: bit-identical from run to run and between its two builds",
+          "[spmv][rows][determinism]") {
+  const auto shapes = test::generated_shapes();
+  Runtime& rt = test::gpu();
+  for (const auto& [name, m] : {std::pair<std::string, CooMatrix>{"stencil 50x50", stencil(50)},
+                                std::pair<std::string, CooMatrix>{shapes[9].name, shapes[9].m},
+                                std::pair<std::string, CooMatrix>{shapes[6].name, shapes[6].m}}) {
+    INFO(name);
+    const DeviceCsr a =
+        DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(m))).value();
+    const auto x = vector_values<float>(size_t(m.cols), 3);
+    const auto y0 = vector_values<float>(size_t(m.rows), 4);
+    for (uint32_t lanes : {1u, 2u, max_subgroup_lanes()}) {
+      const auto first = gpu_spmv(a, x, y0, 1.0, 1.0, row_kernel(true, lanes));
+      for (int run = 0; run < 3; ++run) {
+        const auto again = gpu_spmv(a, x, y0, 1.0, 1.0, row_kernel(true, lanes));
+        REQUIRE(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)) == 0);
+      }
+      // The shared-memory build sums in the same tree.
+      const auto wg = gpu_spmv(a, x, y0, 1.0, 1.0, row_kernel(false, lanes));
+      REQUIRE(std::memcmp(first.data(), wg.data(), first.size() * sizeof(float)) == 0);
     }
   }
 }
@@ -222,6 +455,37 @@ TEST_CASE("SpMV and DeviceCsr refuse broken contracts clearly", "[spmv][errors]"
         (rt.caps().shader_float64 ? Errc::limit_exceeded : Errc::unsupported));
   CHECK(Spmv::create(rt.context(), ValueType::f32, SpmvOptions{true, 48, 0}).error().code ==
         Errc::invalid_argument);
+
+  // Row kernel: lane counts, and an analysis of another matrix.
+  for (uint32_t lanes : {3u, 512u})
+    CHECK(Spmv::create(rt.context(), ValueType::f32, row_kernel(true, lanes)).error().code ==
+          Errc::invalid_argument);
+  CHECK(Spmv::create(rt.context(), ValueType::f32, row_kernel(false, 512)).error().code ==
+        Errc::invalid_argument);
+  Spmv& autoplan = plan_for(ValueType::f32, automatic());
+  SpmvAnalysis an = autoplan.analyze(rt, a.view()).value();
+  CHECK(an.stats.max_row_length == 1);
+  CHECK(an.kernel == SpmvKernel::rows);
+  REQUIRE(rt.submit([&](VkCommandBuffer cmd) {
+    return autoplan.record(cmd, a.view(), x.view(), y.view(), 1.0, 0.0, an);
+  }));
+  an.stats.nnz = 3;
+  auto mismatch = rt.submit([&](VkCommandBuffer cmd) {
+    return autoplan.record(cmd, a.view(), x.view(), y.view(), 1.0, 0.0, an);
+  });
+  REQUIRE(!mismatch);
+  CHECK(mismatch.error().code == Errc::invalid_argument);
+  CHECK(mismatch.error().message.find("analysis") != std::string::npos);
+  an.stats.nnz = 2;
+  an.row_lanes = 3;
+  CHECK(rt.submit([&](VkCommandBuffer cmd) {
+            return autoplan.record(cmd, a.view(), x.view(), y.view(), 1.0, 0.0, an);
+          }).error().code == Errc::invalid_argument);
+  // The row kernel needs no temporary storage.
+  CHECK(plan_for(ValueType::f32, row_kernel(true)).temp_bytes(1000, 100000) == 0);
+  Buffer small = rt.alloc(8).value();
+  CHECK(autoplan.record_row_stats(VK_NULL_HANDLE, a.view(), small.view()).error().code ==
+        Errc::invalid_argument);
 }
 
 namespace {
@@ -257,6 +521,13 @@ void check_shared(const test::fs::path& dir) {
     if (test::gpu().caps().shader_float64)
       check_spmv<double>(*m, path.filename().string() + " f64", SpmvOptions{}, 1.0, 0.5, false,
                          true);
+    // The row kernel (forced) and the automatic choice on the same matrix.
+    check_spmv<float>(*m, path.filename().string() + " f32 rows", row_kernel(true), 1.0, 0.0);
+    check_spmv<float>(*m, path.filename().string() + " f32 auto", automatic(), -1.0, 0.5, false,
+                      false, true);
+    if (test::gpu().caps().shader_float64)
+      check_spmv<double>(*m, path.filename().string() + " f64 rows", row_kernel(true), 1.0, 0.5,
+                         false, true);
   }
 }
 }  // namespace

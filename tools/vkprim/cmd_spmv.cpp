@@ -1,7 +1,9 @@
 // `vkprim spmv [FILE...] [--generate KIND:N]`: loads each matrix (Matrix Market or Binsparse;
 // symmetric storage expanded), builds its CSR, runs y = A x on the GPU (median of --runs
 // timestamp-timed runs), validates y against Eigen in f64 and prints a table (--json: records).
-// With neither a file nor --generate it runs on poisson2d:64.
+// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows picks the
+// SpMV kernel (auto: from the row-length analysis, as Spmv::analyze); the table says which ran.
+#include <vkprim/elementwise.hpp>
 #include <vkprim/runtime.hpp>
 #include <vkprim/sparse/device_csr.hpp>
 
@@ -37,13 +39,25 @@ struct SpmvRow {
   double max_err = 0;   // max over rows of |y - y_ref| / sum_j |a_ij x_j|
   double rel_err2 = 0;  // ||y - y_ref||_2 / ||y_ref||_2
   bool verified = false;
+  std::string kernel_option;  // --kernel value this row ran under
+  std::string kernel;     // the kernel that ran ("merge" or "rows")
+  uint32_t row_lanes = 0; // lanes per row (row kernel)
+  sparse::SpmvRowStats stats;
+  double analyze_ms = 0;  // wall time of Spmv::analyze (stats pass + readback)
+};
+
+struct SpmvCliOptions {
+  uint32_t runs = 20;
+  std::vector<sparse::SpmvKernel> kernels{sparse::SpmvKernel::automatic};
+  uint32_t row_lanes = 0;
 };
 
 double x_value(uint64_t j) { return double(int(gen_hash(j + 12345) % 2001) - 1000) / 1000.0; }
 
 template <class T>
-Result<SpmvRow> run_one(Runtime& rt, const std::string& name, const sparse::CooMatrix& coo,
-                        uint32_t runs) {
+Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
+                                     const sparse::CooMatrix& coo, const SpmvCliOptions& cli) {
+  const uint32_t runs = cli.runs;
   SpmvRow row;
   row.name = name;
   row.rows = coo.rows;
@@ -99,15 +113,6 @@ Result<SpmvRow> run_one(Runtime& rt, const std::string& name, const sparse::CooM
   auto yb = rt.alloc(size_t(coo.rows) * sizeof(T));
   if (!yb) return yb.error();
 
-  auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>());
-  if (!plan) return plan.error();
-  VKPRIM_TRY(plan->reserve(a->rows(), a->nnz()));
-  const sparse::CsrView view = a->view();
-  auto t = time_gpu(rt, runs, 2, [&](VkCommandBuffer cmd) {
-    return plan->record(cmd, view, xb->view(), yb->view());
-  });
-  if (!t) return t.error();
-  row.t = *t;
   const double esz = sizeof(T);
   row.bytes = double(a->rows() + 1) * (a->row_ptr_64() ? 8 : 4) + double(a->nnz()) * (4 + esz) +
               double(std::min<int64_t>(coo.cols, row.nnz)) * esz + double(a->rows()) * esz;
@@ -121,27 +126,63 @@ Result<SpmvRow> run_one(Runtime& rt, const std::string& name, const sparse::CooM
                       coo.value(k));
   Eigen::SparseMatrix<double, Eigen::RowMajor> e(Eigen::Index(coo.rows), Eigen::Index(coo.cols));
   e.setFromTriplets(trip.begin(), trip.end());
-  auto y = rt.download<T>(yb->view(), size_t(coo.rows));
-  if (!y) return y.error();
-  double num2 = 0, den2 = 0;
-  row.verified = true;
-  const double eps = std::numeric_limits<T>::epsilon();
-  for (Eigen::Index r = 0; r < e.rows(); ++r) {
-    double ref = 0, abs_sum = 0;
-    int64_t len = 0;
-    for (decltype(e)::InnerIterator it(e, r); it; ++it, ++len) {
-      const double p = double(T(it.value())) * double(x[size_t(it.col())]);
-      ref += p;
-      abs_sum += std::abs(p);
+
+  auto fill = Fill::create(rt.context());
+  if (!fill) return fill.error();
+  std::vector<SpmvRow> out;
+  for (const sparse::SpmvKernel kernel : cli.kernels) {
+    SpmvRow kr = row;
+    sparse::SpmvOptions sopt;
+    sopt.kernel = kernel;
+    sopt.row_lanes = cli.row_lanes;
+    auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>(), sopt);
+    if (!plan) return plan.error();
+    VKPRIM_TRY(plan->reserve(a->rows(), a->nnz()));
+    const sparse::CsrView view = a->view();
+    // The analysis runs once per matrix (row-length statistics on the GPU, read back); the
+    // timed runs record only the product.
+    const auto t0 = std::chrono::steady_clock::now();
+    auto an = plan->analyze(rt, view);
+    if (!an) return an.error();
+    kr.analyze_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    kr.kernel_option = to_string(kernel);
+    kr.kernel = to_string(an->kernel);
+    kr.row_lanes = an->kernel == sparse::SpmvKernel::rows ? an->row_lanes : 0;
+    kr.stats = an->stats;
+    // y poisoned first (NaN bits), so a row the kernel failed to write cannot pass.
+    if (coo.rows > 0)
+      VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {
+        return fill->record(cmd, yb->view().sub(0, size_t(coo.rows) * sizeof(T)), 0xFFFFFFFFu, 4);
+      }));
+    auto t = time_gpu(rt, runs, 2, [&](VkCommandBuffer cmd) {
+      return plan->record(cmd, view, xb->view(), yb->view(), 1.0, 0.0, *an);
+    });
+    if (!t) return t.error();
+    kr.t = *t;
+    auto y = rt.download<T>(yb->view(), size_t(coo.rows));
+    if (!y) return y.error();
+    double num2 = 0, den2 = 0;
+    kr.verified = true;
+    const double eps = std::numeric_limits<T>::epsilon();
+    for (Eigen::Index r = 0; r < e.rows(); ++r) {
+      double ref = 0, abs_sum = 0;
+      int64_t len = 0;
+      for (decltype(e)::InnerIterator it(e, r); it; ++it, ++len) {
+        const double p = double(T(it.value())) * double(x[size_t(it.col())]);
+        ref += p;
+        abs_sum += std::abs(p);
+      }
+      const double err = std::abs(double((*y)[size_t(r)]) - ref);
+      num2 += err * err;
+      den2 += ref * ref;
+      if (abs_sum > 0) kr.max_err = std::max(kr.max_err, err / abs_sum);
+      if (!(err <= double(len + 8) * eps * abs_sum)) kr.verified = false;  // NaN fails too
     }
-    const double err = std::abs(double((*y)[size_t(r)]) - ref);
-    num2 += err * err;
-    den2 += ref * ref;
-    if (abs_sum > 0) row.max_err = std::max(row.max_err, err / abs_sum);
-    if (!(err <= double(len + 8) * eps * abs_sum)) row.verified = false;  // NaN fails too
+    kr.rel_err2 = den2 > 0 ? std::sqrt(num2 / den2) : std::sqrt(num2);
+    out.push_back(std::move(kr));
   }
-  row.rel_err2 = den2 > 0 ? std::sqrt(num2 / den2) : std::sqrt(num2);
-  return row;
+  return out;
 }
 
 }  // namespace
@@ -152,7 +193,8 @@ void register_spmv(CLI::App& app, Action& action) {
   static std::vector<std::string> files;
   static std::vector<std::string> generate;
   static std::string values = "f32", json_path;
-  static uint32_t runs = 20;
+  static uint32_t runs = 20, row_lanes = 0;
+  static std::string kernel = "auto";
   cmd->add_option("FILE", files, "Matrix files (.mtx, .mtx.gz, .bsp.h5)");
   cmd->add_option(
          "--generate", generate,
@@ -164,6 +206,15 @@ void register_spmv(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--runs", runs, "Timed runs (median and min reported)")
       ->check(CLI::Range(1u, 100000u))
+      ->capture_default_str();
+  cmd->add_option("--kernel", kernel,
+                  "SpMV kernel: auto (row kernel for regular rows, merge path otherwise, from "
+                  "row-length statistics), merge, rows; a comma list (auto,merge,rows) runs "
+                  "each matrix under each")
+      ->capture_default_str();
+  cmd->add_option("--row-lanes", row_lanes,
+                  "Row kernel: lanes per row (power of two <= subgroup size; 0: from the mean "
+                  "row length)")
       ->capture_default_str();
   cmd->add_option("--json", json_path,
                   "Write JSON records to FILE (- for stdout: the table goes to stderr)");
@@ -184,32 +235,63 @@ void register_spmv(CLI::App& app, Action& action) {
       }
       auto rt = Runtime::create();
       if (!rt) return report(rt.error());
+      SpmvCliOptions cli;
+      cli.runs = runs;
+      cli.kernels.clear();
+      for (size_t at = 0; at <= kernel.size();) {
+        const size_t comma = std::min(kernel.find(',', at), kernel.size());
+        const std::string k = kernel.substr(at, comma - at);
+        if (k == "auto")
+          cli.kernels.push_back(sparse::SpmvKernel::automatic);
+        else if (k == "merge")
+          cli.kernels.push_back(sparse::SpmvKernel::merge);
+        else if (k == "rows")
+          cli.kernels.push_back(sparse::SpmvKernel::rows);
+        else
+          return report(make_error(Errc::invalid_argument,
+                                   "--kernel: '" + k + "' is not auto, merge or rows"),
+                        kExitUsage);
+        at = comma + 1;
+      }
+      cli.row_lanes = row_lanes;
       std::vector<SpmvRow> rows;
       for (const auto& [name, m] : mats) {
-        auto r = values == "f64" ? run_one<double>(*rt, name, m, runs)
-                                 : run_one<float>(*rt, name, m, runs);
+        auto r = values == "f64" ? run_one<double>(*rt, name, m, cli)
+                                 : run_one<float>(*rt, name, m, cli);
         if (!r) return report(r.error());
-        rows.push_back(std::move(*r));
+        for (auto& one : *r) rows.push_back(std::move(one));
       }
       std::FILE* out = json_path == "-" ? stderr : stdout;
       fmt::print(out, "device: {} ({}), subgroup size {}\n", rt->caps().device_name,
                  rt->caps().driver_name, rt->caps().subgroup_size);
       fmt::print(out,
-                 "{:<22} {:>9} {:>9} {:>10} {:<4} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} {:>8}\n",
-                 "matrix", "rows", "cols", "nnz", "type", "median ms", "min ms", "GFLOP/s", "GB/s",
-                 "rel err", "max err", "verified");
+                 "{:<22} {:>9} {:>9} {:>10} {:<4} {:<13} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} "
+                 "{:>8}\n",
+                 "matrix", "rows", "cols", "nnz", "type", "kernel", "median ms", "min ms",
+                 "GFLOP/s", "GB/s", "rel err", "max err", "verified");
       for (const auto& r : rows) {
         const double s = r.t.median_ms * 1e-3;
+        std::string k = r.kernel == "rows" ? fmt::format("rows/L{}", r.row_lanes) : r.kernel;
+        if (r.kernel_option == "auto") k = "auto:" + k;
         fmt::print(out,
-                   "{:<22} {:>9} {:>9} {:>10} {:<4} {:>10.4f} {:>10.4f} {:>9.2f} {:>8.1f} "
+                   "{:<22} {:>9} {:>9} {:>10} {:<4} {:<13} {:>10.4f} {:>10.4f} {:>9.2f} {:>8.1f} "
                    "{:>10.2e} {:>10.2e} {:>8}\n",
-                   r.name, r.rows, r.cols, r.nnz, r.values, r.t.median_ms, r.t.min_ms,
+                   r.name, r.rows, r.cols, r.nnz, r.values, k, r.t.median_ms, r.t.min_ms,
                    s > 0 ? 2.0 * double(r.nnz) / s * 1e-9 : 0.0, s > 0 ? r.bytes / s * 1e-9 : 0.0,
                    r.rel_err2, r.max_err, r.verified ? "yes" : "NO");
       }
       for (const auto& r : rows)
+        fmt::print(out,
+                   "{}: rows {} mean {:.2f} max {} empty {}: --kernel {} ran {} (analysis {:.3f} "
+                   "ms wall, once per matrix, not in the timings)\n",
+                   r.name, r.stats.rows, r.stats.mean_row_length(), r.stats.max_row_length,
+                   r.stats.empty_rows, r.kernel_option, r.kernel, r.analyze_ms);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        if (i && rows[i - 1].name == r.name) continue;  // one line per matrix
         fmt::print(out, "{}: CSR built on the {} in {:.3f} ms ({})\n", r.name, r.csr_build,
                    r.csr_ms, r.csr_build == "GPU" ? "GPU timestamps, median" : "wall clock");
+      }
       if (!json_path.empty()) {
         nlohmann::json arr = nlohmann::json::array();
         const auto& c = rt->caps();
@@ -234,7 +316,14 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"max_row_err", r.max_err},
                          {"verified", r.verified},
                          {"csr_build", r.csr_build},
-                         {"csr_ms", r.csr_ms}});
+                         {"csr_ms", r.csr_ms},
+                         {"kernel_option", r.kernel_option},
+                         {"kernel", r.kernel},
+                         {"row_lanes", r.row_lanes},
+                         {"max_row", r.stats.max_row_length},
+                         {"empty_rows", r.stats.empty_rows},
+                         {"mean_row", r.stats.mean_row_length()},
+                         {"analyze_ms", r.analyze_ms}});
         }
         if (json_path == "-") {
           std::cout << arr.dump(2) << "\n";

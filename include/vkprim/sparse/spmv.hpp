@@ -2,34 +2,62 @@
 // (device_csr.hpp), f32 or f64 (f64 where the device has shaderFloat64; Errc::unsupported
 // otherwise).
 //
-// Algorithm (docs/sparse-gpu.md): merge-based SpMV (Merrill & Garland, "Merge-based Parallel
-// Sparse Matrix-Vector Multiplication", SC16). The work is the merge of the row end offsets
-// with the nonzero indices, cut into fixed tiles of rows + nonzeros, one tile per workgroup;
-// inside a tile, a segmented reduction (Blelloch's segmented-sum operator); rows crossing tiles
-// are finished by a segmented scan over the tiles' partial sums and a fix-up pass — no float
-// atomics. Robust on every shape of NOTES §6: very long rows (split across tiles), many empty
-// rows (each costs one merge item, never a stalled tile), very short rows, power-law.
+// Two kernels (docs/sparse-gpu.md):
 //
-// Passes: partition (a binary search per tile boundary), tiles, and — when there is more than
-// one tile — a deterministic segmented scan over tiles and the fix-up. Traffic: the matrix
-// once (row_ptr + col_idx + values), x gathered, y read (beta != 0) and written once.
+// * merge path (SpmvKernel::merge), the robust one: merge-based SpMV (Merrill & Garland,
+//   "Merge-based Parallel Sparse Matrix-Vector Multiplication", SC16). The work is the merge of
+//   the row end offsets with the nonzero indices, cut into fixed tiles of rows + nonzeros, one
+//   tile per workgroup; inside a tile, a segmented reduction (Blelloch's segmented-sum
+//   operator); rows crossing tiles are finished by a segmented scan over the tiles' partial
+//   sums and a fix-up pass — no float atomics. Robust on every shape of NOTES §6: very long
+//   rows (split across tiles), many empty rows (each costs one merge item), very short rows,
+//   power-law. Passes: partition, tiles and, when there is more than one tile, a deterministic
+//   segmented scan over tiles and the fix-up (6 dispatches). Needs temporary storage.
+// * row kernel (SpmvKernel::rows), the fast path for regular matrices: one dispatch, no
+//   temporary storage, no atomics, no barrier of its own. L consecutive lanes of a subgroup
+//   own one row (L a power of two up to the subgroup size, from the mean row length: the
+//   largest power of two <= ceil(nnz / rows), or SpmvOptions::row_lanes), stride over its
+//   nonzeros with coalesced loads (4 entries per lane per loop step) and combine their sums by
+//   a fixed shuffle tree (shared memory without subgroup operations: the same tree). A row of
+//   length n costs its lane group ceil(n / (4 L)) steps, so one long row stalls its subgroup:
+//   this kernel is only for rows of similar length. (On lavapipe, whose llvmpipe compiler
+//   stops any loop after 65535 iterations, a forced row kernel drops the tail of rows longer
+//   than 65535 * 4 * L entries; `automatic` never sends such rows to it.)
 //
-// Determinism: results are bit-identical from run to run on a device (every sum has a fixed
-// order and every y element exactly one writer); they differ from a serial CPU sum by rounding
-// (the order differs), within ~ (row length) * eps * sum |a_ij x_j|.
+// Choosing (SpmvOptions::kernel): `automatic` picks from row-length statistics computed once
+// per matrix by analyze() (a small GPU pass over the row pointer, read back): the row kernel
+// when max row length <= 8 * mean + 32 (mean = nnz / rows over all rows, empty ones included)
+// and the longest row takes its lane group at most 1024 loop steps of 4 * L entries; the merge
+// path otherwise (power-law and arrow matrices, a dense row among short ones, a few very long
+// rows that would leave most of the GPU idle). The constants are not tuned on a GPU yet
+// (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row
+// kernel a row-pointer read and a y write, as it costs the merge path a merge item; a matrix
+// of mostly empty rows has a small mean, so a few long rows already send it to the merge path.
+// Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
+// statistics back while recording); `merge` and `rows` force a kernel with or without one. The
+// simple form spmv() and `vkprim spmv` analyze and use `automatic` unless told otherwise.
+//
+// Determinism: both kernels give bit-identical results from run to run on a device (every sum
+// has a fixed order and every y element exactly one writer). The two kernels (and the row
+// kernel with different L) sum in different orders, so they may differ from each other by
+// rounding; the row kernel's subgroup and shared-memory builds use the same tree and agree
+// bit for bit. Both differ from a serial CPU sum by rounding, within ~ (row length) * eps *
+// sum |a_ij x_j|.
 //
 // BLAS conventions: beta == 0 means y is not read (NaNs in y do not propagate); alpha == 0 means
 // A and x are not read (y = beta * y).
 //
-// Temporary storage: temp_bytes(rows, nnz) tells what a call needs (a few words per tile of
-// Spmv::tile_items() rows + nonzeros); pass a buffer that large, or call reserve() once and pass
-// none. Calls sharing a temp buffer are ordered by the barrier each call records first.
+// Temporary storage (merge path only): temp_bytes(rows, nnz) tells what a call needs (a few
+// words per tile of Spmv::tile_items() rows + nonzeros; 0 for a plan forced to the row kernel);
+// pass a buffer that large, or call reserve() once and pass none. Calls sharing a temp buffer
+// are ordered by the barrier each call records first.
 //
 // Synchronization owed by the caller (as elementwise.hpp): before — writes of A, x, y ->
 // COMPUTE_SHADER / SHADER_READ (and prior readers of y -> SHADER_WRITE); after — COMPUTE_SHADER
 // / SHADER_WRITE -> the consumer of y. State overwritten: compute pipeline, push constants.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vkprim/buffer.hpp>
 #include <vkprim/runtime.hpp>
@@ -38,15 +66,45 @@
 
 namespace vkprim::sparse {
 
+// Which kernel record() runs (see the top of this file).
+enum class SpmvKernel : uint32_t {
+  automatic = 0,  // from SpmvAnalysis when one is given, else the merge path
+  merge = 1,      // merge path (robust on any row-length distribution)
+  rows = 2,       // row kernel (regular rows)
+};
+const char* to_string(SpmvKernel k);  // "auto", "merge", "rows"
+
 struct SpmvOptions {
-  // Use subgroup operations in the in-tile scan where the device has them (shuffles, ballot);
-  // otherwise, or when false, shared memory only.
+  // Use subgroup operations where the device has them (in-tile scan: shuffles, ballot; row
+  // kernel: relative shuffles and subgroupMax); otherwise, or when false, shared memory only.
   bool use_subgroup_ops = true;
   // Tile shape: invocations per workgroup (32..1024, a power of two) and merge items per
   // invocation (1..16). 0: the tuned default for the value type and the device's shared memory.
   // Small tiles are a testing aid: they make rows cross many tile boundaries on small matrices.
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
+  // Kernel choice. A plan builds the pipelines of the kernels it may run: both under
+  // `automatic`, one otherwise.
+  SpmvKernel kernel = SpmvKernel::automatic;
+  // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
+  // workgroup size without subgroup operations). 0: from the mean row length.
+  uint32_t row_lanes = 0;
+};
+
+// Row-length statistics of one matrix (analyze(); or computed elsewhere, e.g. on the host).
+struct SpmvRowStats {
+  uint64_t rows = 0;
+  uint64_t nnz = 0;
+  uint64_t max_row_length = 0;  // saturates at 2^32 - 1 when computed on the GPU
+  uint64_t empty_rows = 0;
+  double mean_row_length() const { return rows ? double(nnz) / double(rows) : 0.0; }
+};
+
+// What record() will run for one matrix: the statistics and the kernel chosen from them.
+struct SpmvAnalysis {
+  SpmvRowStats stats;
+  SpmvKernel kernel = SpmvKernel::merge;  // merge or rows, never automatic
+  uint32_t row_lanes = 1;                 // lanes per row when kernel == rows
 };
 
 namespace detail {
@@ -65,6 +123,24 @@ class Spmv {
   uint32_t tile_items() const;
   bool uses_subgroup_ops() const;
 
+  // The kernels this plan may run (SpmvOptions::kernel).
+  SpmvKernel kernel_option() const;
+
+  // Row-length statistics of `a` (a small GPU pass over the row pointer, submitted on `rt` and
+  // read back: call it once per matrix, not per product) and the kernel choice for it.
+  // Requires the matrix to be written (the barrier of a submission on rt).
+  Result<SpmvAnalysis> analyze(Runtime& rt, const CsrView& a) const;
+  // The recording form of analyze(): writes the statistics of `a` as 4 u32 words (the longest
+  // row's length, saturated at 2^32 - 1; the number of empty rows; 0; 0) into `stats`
+  // (kRowStatsBytes, 4-byte aligned device memory the caller reads back after the
+  // submission), then hands them to analysis(). Same barriers as record().
+  static constexpr uint64_t kRowStatsBytes = 16;
+  Status record_row_stats(VkCommandBuffer cmd, const CsrView& a, BufferView stats) const;
+  static SpmvRowStats row_stats_from_words(const CsrView& a, const uint32_t words[4]);
+  // The kernel choice for statistics (the rule at the top of this file), honouring
+  // SpmvOptions::kernel and row_lanes.
+  SpmvAnalysis analysis(const SpmvRowStats& stats) const;
+
   uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const;
   uint64_t temp_bytes(const CsrView& a) const { return temp_bytes(a.rows, a.nnz); }
   // Owned temporary storage for matrices up to rows x nnz (outside recording).
@@ -73,8 +149,13 @@ class Spmv {
   // y[0, rows) = alpha * A * x + beta * y. Requires A.value_type == type(); x holds A.cols and
   // y A.rows elements of that type, aligned; x and y do not overlap (and neither overlaps A).
   // Errc::invalid_argument names the broken requirement; nothing is recorded then.
+  // Without an analysis, SpmvKernel::automatic runs the merge path.
   Status record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                 double alpha = 1.0, double beta = 0.0, BufferView temp = {}) const;
+  // With the analysis of this matrix (same rows and nnz, else invalid_argument): runs
+  // analysis.kernel (a forced SpmvOptions::kernel still wins). The row kernel needs no temp.
+  Status record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
+                double beta, const SpmvAnalysis& analysis, BufferView temp = {}) const;
 
   Spmv(Spmv&&) noexcept;
   Spmv& operator=(Spmv&&) noexcept;
@@ -86,8 +167,9 @@ class Spmv {
 };
 
 // The simple form on the owned runtime: creates a plan (pipelines come from the context's
-// pipeline cache after the first call), records, submits and waits. x and y are device buffers
-// of A's value type. For repeated products, create a Spmv once and record it instead.
+// pipeline cache after the first call), analyzes A when options.kernel is automatic (one more
+// submission), records, submits and waits. x and y are device buffers of A's value type. For
+// repeated products, create a Spmv and analyze A once, and record it instead.
 Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double alpha = 1.0,
             double beta = 0.0, const SpmvOptions& options = {});
 

@@ -1,0 +1,143 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// SpMV, row kernel (the fast path for regular matrices; include/vkprim/sparse/spmv.hpp says
+// when it runs): y = alpha * A * x + beta * y in one dispatch, no temporary storage, no atomics.
+// A group of L = 2^lane_shift consecutive lanes of a subgroup owns one row (the adaptive
+// "CSR-vector" layout): the lanes stride over the row's nonzeros (lane j takes j, j + L, ...,
+// so every step loads L consecutive col_idx / values), each keeps a serial sum, and the L sums
+// are combined by a fixed tree (step d = L/2, ..., 1: lane j += lane j + d) through relative
+// subgroup shuffles, or through shared memory in the build without subgroup operations (the
+// same tree, so both builds give the same bits). Lane 0 of the group writes y. WG_SIZE / L rows
+// per workgroup, workgroups on a 2-D grid when there are more than maxComputeWorkGroupCount[0].
+//
+// Uniformity: the loop over a row runs to the subgroup-wide maximum trip count (subgroupMax),
+// and lanes past the last row or past their row's end are masked, never sent away early, so
+// the shuffles after the loop run with the whole subgroup converged.
+// Determinism: every sum has a fixed order (per lane serial, then the fixed tree) and every y
+// element one writer: bit-identical results from run to run for a given L.
+#include "vkprim.glsl"
+#include "value_type.glsl"
+#include "csr.glsl"
+
+#if defined(SUBGROUP)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#endif
+
+layout(push_constant) uniform Push {
+  uint64_t row_ptr_addr;  // rows + 1
+  uint64_t col_addr;      // nnz u32 column indices
+  uint64_t val_addr;      // nnz T
+  uint64_t x_addr;        // cols T
+  uint64_t y_addr;        // rows T, read (unless beta == 0) and written
+  uint64_t alpha_bits;    // T's bit pattern
+  uint64_t beta_bits;
+  uint rows;
+  uint cols;
+  uint lane_shift;        // log2(L); L <= the subgroup size (subgroup build) and <= WG_SIZE
+  uint flags;             // bit 0: beta is zero (y is not read)
+} pc;
+
+#if !defined(SUBGROUP)
+shared T s_part[gl_WorkGroupSize.x];
+#endif
+
+#if defined(SUBGROUP)
+// Relative shuffle of T as 32-bit words (no 64-bit subgroup types needed for f64).
+T shuffle_down(T v, uint delta) {
+#if T_SIZE == 4
+  return subgroupShuffleDown(v, delta);
+#else
+  const uvec2 w = unpackDouble2x32(v);
+  return packDouble2x32(uvec2(subgroupShuffleDown(w.x, delta), subgroupShuffleDown(w.y, delta)));
+#endif
+}
+#endif
+
+#define UNROLL 4ul  // entries per lane per step: the four take() calls in main()
+
+// acc += A[k] * x[col[k]] when k is inside the row (a column >= cols reads as 0).
+void take(uint64_t k, uint64_t end, inout T acc) {
+  if (k < end) {
+    const uint c = U32Buf(pc.col_addr + k * 4ul).v[0];
+    const T a = TBuf(pc.val_addr + k * T_SIZE).v[0];
+    if (c < pc.cols) acc += a * TBuf(pc.x_addr + uint64_t(c) * T_SIZE).v[0];
+  }
+}
+
+void main() {
+  const uint L = 1u << pc.lane_shift;
+  const uint rows_per_group = WG_SIZE >> pc.lane_shift;
+  const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  // Surplus workgroups of a 2-D grid: the whole workgroup leaves (uniform).
+  if (uint64_t(group) * rows_per_group >= uint64_t(pc.rows)) return;
+
+#if defined(SUBGROUP)
+  // Lane groups never straddle subgroups: L divides the subgroup size.
+  const uint slot = gl_SubgroupID * (gl_SubgroupSize >> pc.lane_shift) +
+                    (gl_SubgroupInvocationID >> pc.lane_shift);
+  const uint lane = gl_SubgroupInvocationID & (L - 1u);
+#else
+  const uint slot = gl_LocalInvocationID.x >> pc.lane_shift;
+  const uint lane = gl_LocalInvocationID.x & (L - 1u);
+#endif
+  const uint64_t row = uint64_t(group) * rows_per_group + slot;
+  const bool live = row < uint64_t(pc.rows);
+
+  uint64_t begin = 0ul, end = 0ul;
+  if (live) {
+    begin = row_ptr_at(pc.row_ptr_addr, row);
+    end = row_ptr_at(pc.row_ptr_addr, row + 1ul);
+  }
+  // Each step takes UNROLL entries per lane (UNROLL * L per lane group): independent loads in
+  // flight, and a loop count that stays under llvmpipe's (lavapipe's) cap of 65535 loop
+  // iterations per invocation for rows up to 65535 * UNROLL * L entries (the automatic choice
+  // never sends longer rows here; a forced row kernel on lavapipe would drop their tail). The
+  // step count saturates rather than wraps.
+  const uint64_t group_stride = uint64_t(L) * UNROLL;
+  const uint64_t steps64 = (end - begin + group_stride - 1ul) / group_stride;
+  const uint steps = uint(min(steps64, 0xFFFFFFFFul));
+#if defined(SUBGROUP)
+  const uint trip = subgroupMax(steps);  // uniform across the subgroup
+#else
+  const uint trip = steps;  // no subgroup operation follows inside or right after the loop
+#endif
+
+  // Lane j sums entries j, j + L, j + 2L, ... of its row in that order.
+  T acc = T(0);
+  uint64_t k = begin + lane;
+  for (uint s = 0u; s < trip; ++s) {
+    take(k, end, acc);
+    take(k + uint64_t(L), end, acc);
+    take(k + 2ul * uint64_t(L), end, acc);
+    take(k + 3ul * uint64_t(L), end, acc);
+    k += group_stride;
+  }
+
+  // Fixed tree over the group's L lanes; lane 0 ends with the row's sum (other lanes may hold
+  // values from beyond their group, which nobody reads).
+#if defined(SUBGROUP)
+  for (uint d = L >> 1; d > 0u; d >>= 1) acc += shuffle_down(acc, d);
+#else
+  const uint lid = gl_LocalInvocationID.x;
+  s_part[lid] = acc;
+  barrier();
+  for (uint d = L >> 1; d > 0u; d >>= 1) {
+    if (lane < d) s_part[lid] = s_part[lid] + s_part[lid + d];
+    barrier();
+  }
+  acc = s_part[lid];
+#endif
+
+  if (live && lane == 0u) {
+    TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
+    const T alpha = T_FROM_BITS(pc.alpha_bits);
+    if ((pc.flags & 1u) != 0u) {
+      yb.v[0] = alpha * acc;
+    } else {
+      const T beta = T_FROM_BITS(pc.beta_bits);
+      yb.v[0] = alpha * acc + beta * yb.v[0];
+    }
+  }
+}
