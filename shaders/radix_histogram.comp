@@ -32,13 +32,17 @@ void main() {
   const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
   FOR_EACH_TILE(tile, tiles) {
     const uint64_t base = uint64_t(tile) * tile_items + lid;
+    Key key[ITEMS];  // every load of the tile in flight before the first atomic
     for (uint k = 0u; k < ITEMS; ++k) {
       const uint64_t i = base + k * WG_SIZE;
-      if (i < n) {
-        const Key key = radix_transform(keys.v[uint(i)], pc.flags);
+      key[k] = i < n ? keys.v[uint(i)] : Key(0);
+    }
+    for (uint k = 0u; k < ITEMS; ++k) {
+      if (base + k * WG_SIZE < n) {
+        const Key t = radix_transform(key[k], pc.flags);
         for (uint p = 0u; p < pc.passes; ++p) {
           const uint shift = pc.begin_bit + 8u * p;
-          atomicAdd(s_hist[p * RADIX_DIGITS + radix_digit(key, shift, min(8u, pc.end_bit - shift))], 1u);
+          atomicAdd(s_hist[p * RADIX_DIGITS + radix_digit(t, shift, min(8u, pc.end_bit - shift))], 1u);
         }
       }
     }

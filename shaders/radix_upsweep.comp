@@ -37,11 +37,15 @@ void main() {
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_hist[d] = 0u;
   barrier();
   if (UNIFORM(s_trivial) != 0u) return;
+  // Every load issued before the first atomic (all of them in flight at once), then the counts.
   const uint64_t base = uint64_t(tile) * (WG_SIZE * ITEMS) + lid;
+  Key key[ITEMS];
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint64_t i = base + k * WG_SIZE;
-    if (i < n) atomicAdd(s_hist[radix_digit(radix_transform(keys.v[uint(i)], pc.flags), pc.shift, pc.bits)], 1u);
+    key[k] = i < n ? keys.v[uint(i)] : Key(0);
   }
+  for (uint k = 0u; k < ITEMS; ++k)
+    if (base + k * WG_SIZE < n) atomicAdd(s_hist[radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits)], 1u);
   barrier();
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE)
     U32Buf(pc.counts_addr).v[d * pc.tiles + tile] = s_hist[d];

@@ -6,6 +6,8 @@
 //   per digit pass p: radix_upsweep (per-tile digit counts, digit-major)
 //                     -> Scan::exclusive of the counts, in place
 //                     -> radix_downsweep (stable rank within the tile + scatter; or a copy)
+// The downsweep ranks by a subgroup match multisplit (_sg) where the device has ballots and the
+// layout fits (see create()), else by 2-bit split scans (_wg); tuning.hpp describes both.
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written.
 #include "core/temp_storage.hpp"
@@ -193,16 +195,32 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     case ValueType::f32: case ValueType::f64: plan->key_flags = detail::kRadixFloat; break;
   }
   if (o.descending) plan->key_flags |= detail::kRadixDescending;
-  plan->subgroup = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
-                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT);
-  // The ranking keeps one u32 per key of the tile in shared memory, plus ~4 KiB.
-  plan->items = caps.max_shared_memory >= 24 * 1024 ? detail::tuning::kRadixItems
-                                                     : detail::tuning::kRadixItemsSmallShared;
-  if (uint64_t(plan->wg) * plan->items * 4 + 5 * 1024 > caps.max_shared_memory)
-    return make_error(Errc::unsupported, "RadixSort: needs " + std::to_string(plan->wg * plan->items * 4 + 5 * 1024) +
-                                             " bytes of shared memory, the device has " +
-                                             std::to_string(caps.max_shared_memory));
+  // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
+  // that tile the workgroup; its per-subgroup digit counters (gl_NumSubgroups * 128 words)
+  // share the tile's staging array, so the smallest subgroup times the items must reach 128.
+  const bool sg_ops = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
+                      (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                      (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) && caps.min_subgroup_size > 0 &&
+                      caps.max_subgroup_size <= plan->wg && plan->wg % caps.max_subgroup_size == 0;
+  auto fits = [&](uint32_t items, bool sg) {
+    if (sg && caps.min_subgroup_size * items < 128) return false;
+    return detail::tuning::radix_downsweep_shared_bytes(plan->wg, items, sg) <= caps.max_shared_memory;
+  };
+  plan->items = 0;
+  for (bool sg : {sg_ops, false}) {
+    for (uint32_t items : {detail::tuning::kRadixItems, detail::tuning::kRadixItemsSmallShared}) {
+      if (!plan->items && fits(items, sg)) {
+        plan->items = items;
+        plan->subgroup = sg;
+      }
+    }
+  }
+  if (!plan->items)
+    return make_error(Errc::unsupported,
+                      "RadixSort: needs " +
+                          std::to_string(detail::tuning::radix_downsweep_shared_bytes(
+                              plan->wg, detail::tuning::kRadixItemsSmallShared, false)) +
+                          " bytes of shared memory, the device has " + std::to_string(caps.max_shared_memory));
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   const std::string sg = plan->subgroup ? "_sg" : "_wg";
   auto hist = detail::Pipeline::create_variant(*plan->ctx, "radix_histogram" + k, detail::kRadixHistogramPushBytes,

@@ -36,14 +36,28 @@ inline constexpr uint32_t kSpinLimit = 256;
 
 
 // Radix sort (reduce-then-scan per 8-bit digit): tiles of 256 invocations x 16 keys, or x 8
-// where shared memory is under 24 KiB (the ranking holds one u32 per key of the tile). The
-// upfront histogram visits tiles grid-stride with at most kRadixHistogramGroups workgroups.
+// where the downsweep's shared memory does not fit (radix_downsweep_shared_bytes). The upfront
+// histogram visits tiles grid-stride with at most kRadixHistogramGroups workgroups.
+// Downsweep ranking (shaders/radix_downsweep.comp):
+//   _sg: match-based multisplit (Onesweep): subgroup-striped loads, eight ballots per key,
+//        per-subgroup 16-bit digit counters, keys and values staged through shared memory in
+//        sorted order and written out coalesced. Shared memory: one u32 per key of the tile
+//        (the counters, gl_NumSubgroups * 128 words, alias it: needs min subgroup size x items
+//        >= 128, else the plan takes the _wg variant), 256 digit bases, the subgroup sums.
+//   _wg: 2-bit split scans in shared memory (no subgroup operations), one padded u32 per key.
 inline constexpr uint32_t kRadixWorkgroup = 256;
 inline constexpr uint32_t kRadixItems = 16;
 inline constexpr uint32_t kRadixItemsSmallShared = 8;
 inline constexpr uint32_t kRadixHistogramItems = 16;
 inline constexpr uint32_t kRadixHistogramGroups = 2048;
-
+// The _sg scans give invocation w < 128 the digits 2w and 2w + 1; tile positions and counts are
+// 16-bit fields.
+static_assert(kRadixWorkgroup >= 128 && kRadixWorkgroup * kRadixItems < 65536);
+constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup) {
+  const uint64_t tile = uint64_t(wg) * items;
+  const uint64_t scan = uint64_t(wg) * 8;  // counts_scan.glsl: one uvec2 per invocation
+  return subgroup ? (tile + 256 + tile / 128) * 4 + 4 : (tile + tile / 32) * 4 + 2 * 256 * 4 + scan + 4;
+}
 
 // Compaction: one tile of 256 invocations x 16 elements per workgroup in both passes.
 inline constexpr uint32_t kSelectWorkgroup = 256;

@@ -11,9 +11,15 @@
 //
 // Algorithm: reduce-then-scan per 8-bit digit (Merrill & Grimshaw 2011, "High performance and
 // scalable radix sorting"): per pass, per-tile digit counts, one exclusive scan of them
-// (vkprim::Scan), then a stable rank within the tile (2-bit split scans in shared memory, any
-// subgroup size) and a scatter. An upfront histogram of every digit (as in Onesweep, Adinets &
-// Merrill 2022) lets each pass find out on the GPU that all keys share its digit and copy
+// (vkprim::Scan), then a stable rank within the tile and a scatter. The rank, where the device
+// has subgroup ballots (and SortOptions::use_subgroup_ops): a match-based multisplit as in
+// Onesweep (Adinets & Merrill 2022): subgroup-striped coalesced loads, one ballot per digit bit
+// to find the lanes with the same digit, per-subgroup digit counters in shared memory; keys and
+// values are then staged through shared memory in sorted order so that the scatter writes each
+// digit's run of the tile with consecutive addresses. Any subgroup size from 8 (with 16 keys
+// per invocation) to 128; smaller subgroups, or no subgroup operations, take 2-bit split scans
+// in shared memory instead (Satish, Harris & Garland 2009). An upfront histogram of every digit
+// (as in Onesweep) lets each pass find out on the GPU that all keys share its digit and copy
 // instead. One tile per workgroup, no inter-workgroup waiting: it cannot hang. Traffic per
 // pass: keys read twice and written once (+ values read and written once); ceil((end_bit -
 // begin_bit) / 8) passes, plus one read for the histogram. Onesweep's single-pass look-back

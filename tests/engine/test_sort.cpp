@@ -216,13 +216,17 @@ TEST_CASE("radix sort pairs are stable on low-entropy and all-equal keys", "[sor
       check_sort(rt, desc, equal, d);
     }
   }
-  // 64-bit keys with 64-bit values, a few distinct keys.
-  Case c;
-  c.value_bytes = 8;
-  auto sort = make_sort<uint64_t>(rt, c);
-  std::vector<uint64_t> keys(3 * kTile + 5);
-  for (uint64_t i = 0; i < keys.size(); ++i) keys[i] = uint64_t(test::hash32(i, 8) % 5) << 40;
-  check_sort(rt, sort, keys, c);
+  // 64-bit keys with 64-bit values, a few distinct keys, both rankings.
+  for (bool sg : {true, false}) {
+    Case c;
+    c.value_bytes = 8;
+    c.subgroup = sg;
+    auto sort = make_sort<uint64_t>(rt, c);
+    std::vector<uint64_t> keys(3 * kTile + 5);
+    for (uint64_t i = 0; i < keys.size(); ++i) keys[i] = uint64_t(test::hash32(i, 8) % 5) << 40;
+    INFO("u64 keys, u64 values, subgroup=" << sg);
+    check_sort(rt, sort, keys, c);
+  }
 }
 
 TEST_CASE("radix sort bit windows sort only the bits asked for", "[sort][bits]") {
@@ -271,44 +275,87 @@ TEST_CASE("radix sort sizes either side of powers of two, up to 2^22", "[sort][l
   const uint64_t big = uint64_t(1) << 22;
   INFO("n=2^22 pairs");
   check_sort(rt, pairs, test::random_values<uint32_t>(big, 22), p);
+  Case w = p;  // the ranking without subgroup operations, on many tiles
+  w.subgroup = false;
+  auto wpairs = make_sort<uint32_t>(rt, w);
+  INFO("n=2^20+1 pairs, no subgroup operations");
+  check_sort(rt, wpairs, test::random_values<uint32_t>((uint64_t(1) << 20) + 1, 21), w);
 }
 
-TEST_CASE("radix sort every tail length across one tile", "[sort][tails]") {
-  // One configuration (u32 pairs, an 8-bit window: one digit pass, many equal digits), every n
-  // in [tile, 2 * tile], recorded back to back into one command buffer per batch, sharing one
-  // temp buffer (vkprim orders the calls).
-  auto& rt = test::gpu();
-  Case c;
-  c.value_bytes = 4;
-  c.end = 8;
+namespace {
+
+// Every n in [tile, 2 * tile] sorted as pairs (values = the index, as u32 or u64), recorded back
+// to back into one command buffer per batch, sharing one temp buffer (vkprim orders the calls).
+void check_tails(Runtime& rt, const Case& c) {
   auto sort = make_sort<uint32_t>(rt, c);
+  const uint32_t vb = c.value_bytes;
   const uint64_t lo = kTile, hi = 2 * kTile;
   auto keys = test::random_values<uint32_t>(hi, 5);
   std::vector<uint32_t> idx(hi);
   std::iota(idx.begin(), idx.end(), 0u);
+  std::vector<uint64_t> idx64(hi);
+  for (uint64_t i = 0; i < hi; ++i) idx64[i] = i | (uint64_t(~i) << 32);
   auto kin = rt.upload(keys).value();
-  auto vin = rt.upload(idx).value();
+  auto vin = vb == 8 ? rt.upload(idx64).value() : rt.upload(idx).value();
   auto temp = rt.alloc(sort.temp_bytes(hi)).value();
+  const uint32_t end = c.end ? c.end : 32;
   constexpr uint64_t kBatch = 512;
   for (uint64_t b0 = lo; b0 <= hi; b0 += kBatch) {
     const uint64_t b1 = std::min(hi, b0 + kBatch - 1);
     uint64_t total = 0;
     for (uint64_t n = b0; n <= b1; ++n) total += n;
-    Buffer kout = test::poisoned(rt, total * 4), vout = test::poisoned(rt, total * 4);
+    Buffer kout = test::poisoned(rt, total * 4), vout = test::poisoned(rt, total * vb);
     rt.submit([&](VkCommandBuffer cmd) -> Status {
         uint64_t at = 0;
         for (uint64_t n = b0; n <= b1; at += n, ++n)
-          VKPRIM_TRY(sort.sort_pairs(cmd, kin, vin, kout.view().sub(at * 4, n * 4), vout.view().sub(at * 4, n * 4), n, temp, 0, 8));
+          VKPRIM_TRY(sort.sort_pairs(cmd, kin, vin, kout.view().sub(at * 4, n * 4), vout.view().sub(at * vb, n * vb), n,
+                                     temp, c.begin, c.end));
         return {};
       }).value();
     auto gk = rt.download<uint32_t>(kout, total).value();
-    auto gv = rt.download<uint32_t>(vout, total).value();
+    std::vector<uint32_t> gv;
+    std::vector<uint64_t> gv64;
+    if (vb == 8) gv64 = rt.download<uint64_t>(vout, total).value();
+    else gv = rt.download<uint32_t>(vout, total).value();
     uint64_t at = 0;
     for (uint64_t n = b0; n <= b1; at += n, ++n) {
-      const auto order = reference_order(std::vector<uint32_t>(keys.begin(), keys.begin() + n), false, 0, 8);
-      for (uint64_t i = 0; i < n; ++i)
-        if (gv[at + i] != order[i] || gk[at + i] != keys[order[i]]) FAIL("n=" << n << " element " << i);
+      const auto order = reference_order(std::vector<uint32_t>(keys.begin(), keys.begin() + n), c.descending, c.begin, end);
+      for (uint64_t i = 0; i < n; ++i) {
+        const bool value_ok = vb == 8 ? gv64[at + i] == idx64[order[i]] : gv[at + i] == order[i];
+        if (!value_ok || gk[at + i] != keys[order[i]])
+          FAIL("subgroup=" << c.subgroup << " value_bytes=" << vb << " bits [" << c.begin << ", " << end << ") n=" << n
+                           << " element " << i);
+      }
     }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("radix sort every tail length across one tile", "[sort][tails]") {
+  // u32 pairs, an 8-bit window (one digit pass, many equal digits), for both rankings (subgroup
+  // match and 2-bit splits) and 4- and 8-byte values.
+  auto& rt = test::gpu();
+  for (bool sg : {true, false}) {
+    for (uint32_t vb : {4u, 8u}) {
+      Case c;
+      c.value_bytes = vb;
+      c.end = 8;
+      c.subgroup = sg;
+      check_tails(rt, c);
+    }
+  }
+}
+
+TEST_CASE("radix sort every tail length across one tile, full keys", "[sort][tails]") {
+  // Four digit passes (the last three start from the previous pass's output), descending.
+  auto& rt = test::gpu();
+  for (bool sg : {true, false}) {
+    Case c;
+    c.value_bytes = 4;
+    c.subgroup = sg;
+    c.descending = true;
+    check_tails(rt, c);
   }
 }
 
