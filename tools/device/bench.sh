@@ -31,7 +31,10 @@ case "${1:-primitives}" in
       $vk bench scan -n 2^28 --runs 20 --no-verify --no-subgroup --json -
       $vk bench scan -n 2^28 --runs 20 --no-verify --no-subgroup --strategy reduce-then-scan --json -
       $vk bench scan segmented-scan -n 2^28 --runs 20 --no-verify --subgroup --json -
-      $vk bench scan -n 2^28 --runs 20 --no-verify --subgroup --strategy reduce-then-scan --json -
+      $vk bench scan scan scan -n 2^28 --runs 20 --no-verify --json -
+      for g in 1024 4096 16384; do
+        $vk bench scan reduce -n 2^28 --runs 20 --no-verify --subgroup --strategy reduce-then-scan --range-groups $g --json -
+      done
       $vk bench sort select -n 2^28 --runs 10 --no-verify --no-subgroup --json - ; } \
       | grep '^{' > "$out/vkprim28variants.jsonl"
     $vk bench scan reduce segmented-scan sort sort-pairs select histogram -n 2^24 -n 2^20 --runs 20 \
@@ -40,8 +43,10 @@ case "${1:-primitives}" in
     ;;
   sparse)
     python3 .device/spmv_anchors.py /tmp/spmv > "$out/spmv_anchors.txt" 2>&1
-    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f32 --runs 20 --json "$out/vkprim_spmv_f32.json"
-    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --runs 20 --json "$out/vkprim_spmv_f64.json"
-    $vk spmv .device/real/*.mtx --values f32 --runs 50 --json "$out/vkprim_spmv_real.json"
+    # Every kernel on each CSR built once from the shuffled triplets: merge path, row kernel,
+    # and the automatic choice.
+    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f32 --kernel merge,rows,auto --runs 20 --json "$out/vkprim_spmv_f32.json"
+    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --kernel merge,rows,auto --runs 20 --json "$out/vkprim_spmv_f64.json"
+    $vk spmv .device/real/*.mtx --values f32 --kernel auto --runs 50 --json "$out/vkprim_spmv_real.json"
     ;;
 esac
