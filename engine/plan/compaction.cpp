@@ -48,9 +48,8 @@ struct SelectPlan {
   struct Layout {
     uint64_t counts = 0, scan = 0, heads = 0, sums = 0, seg = 0, total = 0;
   };
-  // The single pass's tile state (common/tile_state.glsl, one-word values): a header of 4
-  // words, then per tile an aggregate and an inclusive prefix of two 16-bit pieces each.
-  uint64_t state_bytes(uint64_t n) const { return align16((4 + 4 * tiles(n)) * 4); }
+  // The single pass's tile state carries one-word counts.
+  uint64_t state_bytes(uint64_t n) const { return align16(tile_state_bytes(tiles(n), 1)); }
   Layout layout(uint64_t n) const {
     Layout l;
     if (!upsweep.valid()) {  // OffsetAllocator

@@ -51,7 +51,7 @@ struct ScanPlan {
     const uint64_t x = std::min<uint64_t>(tiles, ctx->caps.max_workgroup_count[0]);
     return {uint32_t(x), uint32_t((tiles + x - 1) / x)};
   }
-  uint64_t state_bytes(uint64_t n) const { return 16 + tile_count(n) * 2 * (2 * agg_words) * 4; }
+  uint64_t state_bytes(uint64_t n) const { return tile_state_bytes(tile_count(n), agg_words); }
   uint64_t partial_bytes(uint64_t n) const { return align16(uint64_t(range_groups(n)) * agg_words * 4); }
   uint64_t heads_bytes(uint64_t n) const { return segmented ? align16(n * 4) : 0; }
   // Temp layout: [head flags (offsets form)] [tile state or range partials].
