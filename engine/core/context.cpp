@@ -169,6 +169,15 @@ Result<std::vector<VkPhysicalDevice>> enumerate(const InstanceFns& vki, VkInstan
   return pds;
 }
 
+bool has_device_extension(const InstanceFns& vki, VkPhysicalDevice pd, const char* name) {
+  uint32_t n = 0;
+  if (vki.EnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkExtensionProperties> exts(n);
+  if (vki.EnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data()) != VK_SUCCESS) return false;
+  return std::any_of(exts.begin(), exts.begin() + n,
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
 struct OwnedInstance {
   VkInstance instance = VK_NULL_HANDLE;
   InstanceFns vki;
@@ -436,6 +445,11 @@ PFN_vkGetInstanceProcAddr Context::get_instance_proc_addr() const {
 }
 Status Context::save_pipeline_cache() const { return impl_->save_pipeline_cache(); }
 
+std::vector<PipelineStatistics> Context::pipeline_statistics() const {
+  std::lock_guard lock(impl_->statistics_mutex);
+  return impl_->statistics;
+}
+
 Result<Context> Context::adopt(const AdoptInfo& info) {
   if (!info.instance || !info.physical_device || !info.device || !info.get_instance_proc_addr)
     return make_error(Errc::invalid_argument,
@@ -555,6 +569,22 @@ Result<Context> Context::create(const CreateInfo& info) {
   en.v13.computeFullSubgroups = sup.v13.computeFullSubgroups;
   en.v13.maintenance4 = sup.v13.maintenance4;
 
+  // Optional: pipeline statistics (CreateInfo::pipeline_statistics).
+  std::vector<const char*> extensions;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR exec{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  if (info.pipeline_statistics &&
+      detail::has_device_extension(impl->vki, chosen, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    VkPhysicalDeviceFeatures2 probe{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &exec};
+    impl->vki.GetPhysicalDeviceFeatures2(chosen, &probe);
+    if (exec.pipelineExecutableInfo) {
+      exec.pNext = en.f2.pNext;
+      en.f2.pNext = &exec;
+      extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+      impl->capture_statistics = true;
+    }
+  }
+
   float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   qci.queueFamilyIndex = chosen_family;
@@ -564,6 +594,8 @@ Result<Context> Context::create(const CreateInfo& info) {
   dci.pNext = &en.f2;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = uint32_t(extensions.size());
+  dci.ppEnabledExtensionNames = extensions.data();
   VKPRIM_VK(impl->vki.CreateDevice(chosen, &dci, nullptr, &impl->device));
   impl->owns_device = true;
   impl->physical_device = chosen;

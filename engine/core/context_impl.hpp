@@ -6,7 +6,9 @@
 #include <vkprim/context.hpp>
 
 #include <functional>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace vkprim::detail {
 
@@ -49,6 +51,11 @@ struct ContextImpl {
   uint64_t max_items_per_dispatch = uint64_t(1) << 31;  // CreateInfo::max_items_per_dispatch
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   MessageCallback on_message;
+  // CreateInfo::pipeline_statistics, on a device with VK_KHR_pipeline_executable_properties:
+  // Pipeline::create captures and appends here.
+  bool capture_statistics = false;
+  mutable std::mutex statistics_mutex;
+  mutable std::vector<PipelineStatistics> statistics;
   // Set while a PassProfiler is attached (timing.hpp): called after every vkprim dispatch.
   mutable std::function<void(VkCommandBuffer, const char* pass)> on_dispatch;
 

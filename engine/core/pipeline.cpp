@@ -3,8 +3,52 @@
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace vkprim::detail {
+
+namespace {
+
+// Appends the driver's statistics of `pipeline` to ctx.statistics (best effort: a query that
+// fails records nothing; statistics never decide anything).
+void capture_statistics(const ContextImpl& ctx, VkPipeline pipeline, const std::string& label) {
+  VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  info.pipeline = pipeline;
+  uint32_t n = 0;
+  if (ctx.vk.vkGetPipelineExecutablePropertiesKHR(ctx.device, &info, &n, nullptr) != VK_SUCCESS) return;
+  std::vector<VkPipelineExecutablePropertiesKHR> props(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  if (ctx.vk.vkGetPipelineExecutablePropertiesKHR(ctx.device, &info, &n, props.data()) != VK_SUCCESS) return;
+  std::vector<PipelineStatistics> found;
+  for (uint32_t e = 0; e < n; ++e) {
+    VkPipelineExecutableInfoKHR ei{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    ei.pipeline = pipeline;
+    ei.executableIndex = e;
+    uint32_t m = 0;
+    if (ctx.vk.vkGetPipelineExecutableStatisticsKHR(ctx.device, &ei, &m, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(m, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (ctx.vk.vkGetPipelineExecutableStatisticsKHR(ctx.device, &ei, &m, stats.data()) != VK_SUCCESS) continue;
+    PipelineStatistics ps;
+    ps.pipeline = label;
+    ps.executable = props[e].name;
+    for (uint32_t i = 0; i < m; ++i) {
+      const auto& st = stats[i];
+      double v = 0.0;
+      switch (st.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: v = st.value.b32 ? 1.0 : 0.0; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: v = double(st.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: v = double(st.value.u64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: v = st.value.f64; break;
+        default: continue;
+      }
+      ps.values.push_back({st.name, st.description, v});
+    }
+    found.push_back(std::move(ps));
+  }
+  std::lock_guard lock(ctx.statistics_mutex);
+  ctx.statistics.insert(ctx.statistics.end(), found.begin(), found.end());
+}
+
+}  // namespace
 
 Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& desc) {
   const ShaderBlob* named = desc.variant.empty() ? nullptr : find_shader_blob(desc.variant.c_str());
@@ -60,10 +104,14 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
     cci.stage.pNext = &sgsize;
   }
   cci.layout = p.layout_;
+  if (ctx.capture_statistics) cci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkResult r = ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipeline_cache, 1, &cci,
                                                ctx.alloc, &p.pipeline_);
   ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.alloc);
   if (r != VK_SUCCESS) return vk_error(r, std::string("creating pipeline ") + blob.name);
+  if (ctx.capture_statistics)
+    capture_statistics(ctx, p.pipeline_, std::string(blob.name) + " (" + std::to_string(desc.workgroup_size) +
+                                             " x " + std::to_string(desc.items) + ")");
   return p;
 }
 

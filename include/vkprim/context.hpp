@@ -96,6 +96,23 @@ struct CreateInfo {
   // Testing aid: the most items one dispatch of a grid-stride pass covers (0: 2^31). Set it
   // small to exercise on small data the chunking that counts past 2^31 and 2^32 rely on.
   uint64_t max_items_per_dispatch = 0;
+  // Tuning aid: capture the driver's statistics of every pipeline vkprim creates
+  // (VK_KHR_pipeline_executable_properties: registers per invocation on NVIDIA, for example),
+  // read back with Context::pipeline_statistics(). Where the device lacks the extension the
+  // list stays empty. Some drivers compile differently or skip their caches when asked.
+  bool pipeline_statistics = false;
+};
+
+// What a driver reports about one compiled pipeline executable (Context::pipeline_statistics).
+struct PipelineStatistics {
+  std::string pipeline;    // shader variant with its workgroup size and items per invocation
+  std::string executable;  // the driver's name for the executable (one per stage it compiled)
+  struct Value {
+    std::string name;
+    std::string description;
+    double value = 0.0;  // booleans as 0 / 1
+  };
+  std::vector<Value> values;
 };
 
 class Context {
@@ -115,6 +132,9 @@ class Context {
   bool owns_device() const;  // true for Context::create
   PFN_vkGetInstanceProcAddr get_instance_proc_addr() const;
 
+  // Statistics of every pipeline created so far, in creation order, when the Context was
+  // created with CreateInfo::pipeline_statistics on a device that can report them; else empty.
+  std::vector<PipelineStatistics> pipeline_statistics() const;
   // Writes the pipeline cache to CreateInfo::pipeline_cache_path (no-op without one).
   Status save_pipeline_cache() const;
 

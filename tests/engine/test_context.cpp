@@ -2,7 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 using namespace vkprim;
 
@@ -84,6 +86,33 @@ TEST_CASE("a persistent pipeline cache is written and reused", "[context]") {
   auto again = Context::create(ci);
   CHECK(again.ok());
   std::remove(path.c_str());
+}
+
+TEST_CASE("pipeline statistics are captured where the device reports them", "[context]") {
+  {
+    auto plain = Context::create().value();
+    auto copy = Copy::create(plain).value();
+    CHECK(plain.pipeline_statistics().empty());  // not asked for
+  }
+  CreateInfo ci;
+  ci.pipeline_statistics = true;
+  auto ctx = Context::create(ci).value();
+  auto copy = Copy::create(ctx).value();
+  auto enumerate = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(
+      ctx.get_instance_proc_addr()(ctx.instance(), "vkEnumerateDeviceExtensionProperties"));
+  uint32_t n = 0;
+  REQUIRE(enumerate(ctx.physical_device(), nullptr, &n, nullptr) == VK_SUCCESS);
+  std::vector<VkExtensionProperties> exts(n);
+  REQUIRE(enumerate(ctx.physical_device(), nullptr, &n, exts.data()) == VK_SUCCESS);
+  const bool reports = std::any_of(exts.begin(), exts.end(), [](const VkExtensionProperties& e) {
+    return std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
+  });
+  const auto stats = ctx.pipeline_statistics();
+  CHECK(stats.empty() == !reports);
+  for (const auto& ps : stats) {
+    CHECK(ps.pipeline.rfind("copy_", 0) == 0);
+    CHECK_FALSE(ps.values.empty());
+  }
 }
 
 TEST_CASE("gpu timer measures recorded work", "[timing]") {

@@ -35,6 +35,7 @@ struct Options {
   bool force_subgroup = false;
   uint32_t range_groups = 0;
   bool passes = false;
+  bool pipeline_stats = false;
 
   ScanOptions scan_options() const {
     ScanOptions so;
@@ -330,8 +331,30 @@ Result<BenchRecord> bench_histogram(Runtime& rt, uint64_t n, const Options& o, d
   return r;
 }
 
+// The driver's statistics of every pipeline the run created (--pipeline-stats), one line each.
+void print_pipeline_statistics(const std::vector<PipelineStatistics>& stats) {
+  if (stats.empty()) {
+    fmt::print("pipeline statistics: none (the device does not report them)\n");
+    return;
+  }
+  fmt::print("pipeline statistics (the driver's):\n");
+  for (const auto& ps : stats) {
+    std::string line;
+    for (const auto& v : ps.values) line += fmt::format("  {} {:g}", v.name, v.value);
+    fmt::print("  {} [{}]:{}\n", ps.pipeline, ps.executable, line);
+  }
+}
+
+nlohmann::json to_json(const PipelineStatistics& ps) {
+  nlohmann::json j{{"operation", "pipeline statistics"}, {"pipeline", ps.pipeline}, {"executable", ps.executable}};
+  for (const auto& v : ps.values) j["statistics"][v.name] = v.value;
+  return j;
+}
+
 int run(const Options& o) {
-  auto rt = Runtime::create().value();
+  CreateInfo ci;
+  ci.pipeline_statistics = o.pipeline_stats;
+  auto rt = Runtime::create(ci).value();
   std::vector<BenchRecord> records;
   for (const auto& size : o.sizes) {
     const uint64_t n = parse_count(size, 4);
@@ -362,9 +385,12 @@ int run(const Options& o) {
   fmt::print("device: {} ({} {}), subgroup size {}\n", rt.caps().device_name,
              rt.caps().driver_name, rt.caps().driver_info, rt.caps().subgroup_size);
   print_table(records, o.passes);
+  const auto stats = rt.context().pipeline_statistics();
+  if (o.pipeline_stats) print_pipeline_statistics(stats);
   if (!o.json.empty()) {
     std::string lines;
     for (const auto& r : records) lines += to_json(rt, r).dump() + "\n";
+    for (const auto& ps : stats) lines += to_json(ps).dump() + "\n";
     if (o.json == "-") {
       std::fputs(lines.c_str(), stdout);
     } else {
@@ -406,6 +432,9 @@ void register_bench(CLI::App& app, Action& action) {
   cmd->add_option("--range-groups", o.range_groups,
                   "Scans and reductions: ranges of tiles for reduce-then-scan (0: tuned default)");
   cmd->add_flag("--passes", o.passes, "Print each operation's per-pass GPU times (always in --json)");
+  cmd->add_flag("--pipeline-stats", o.pipeline_stats,
+                "Capture and print the driver's statistics of every pipeline (registers, ...; "
+                "VK_KHR_pipeline_executable_properties), also as JSON lines");
   cmd->callback([&action] { action = [] { return run(o); }; });
 }
 
