@@ -8,6 +8,9 @@
 #       writes the registry (enum + lookup) after all variants are declared.
 
 set(VKPRIM_SPIRV_ENV vulkan1.2)   # SPIR-V 1.5: what Vulkan 1.2 guarantees
+# Tuning aid: extra NAME=VALUE defines for every shader, to build A/B variants of a shader
+# choice side by side (e.g. -DVKPRIM_SHADER_EXTRA_DEFINES="TILE_IO_BLOCKED=1").
+set(VKPRIM_SHADER_EXTRA_DEFINES "" CACHE STRING "Extra NAME=VALUE defines for every shader (tuning experiments)")
 set_property(GLOBAL PROPERTY VKPRIM_SHADER_IDS "")
 
 function(vkprim_shader id)
@@ -17,7 +20,7 @@ function(vkprim_shader id)
   set(spv "${outdir}/${id}.spv")
   set(hdr "${outdir}/${id}.spv.h")
   set(defs "")
-  foreach(d IN LISTS S_DEFINES)
+  foreach(d IN LISTS S_DEFINES VKPRIM_SHADER_EXTRA_DEFINES)
     list(APPEND defs "-D${d}")
   endforeach()
   set(common -V --target-env ${VKPRIM_SPIRV_ENV} -I${CMAKE_CURRENT_SOURCE_DIR}/common ${defs})

@@ -1,11 +1,36 @@
 // Tile loads and stores in blocked arrangement: invocation i of a tile holds its items
 // [i * ITEMS, (i + 1) * ITEMS). Full tiles whose addresses are 16-byte aligned move 16 bytes per
-// access (ITEMS is a multiple of T_PER_VEC4 and of 4); a partial tile goes element by element and
-// never touches memory past its `valid` items.
+// access (ITEMS is a multiple of T_PER_VEC4 and of 4) and go through shared memory: memory is
+// read and written striped (invocation i takes 16-byte vectors i, i + WG, i + 2 WG, ..., so each
+// instruction of a subgroup touches one contiguous block, like the copy shader), and the
+// transposition to and from the blocked arrangement happens in shared memory (CUB's warp
+// transpose). The staging array is XOR-swizzled by 16-byte vector index (v ^ ((v >> 3) & 7)), so
+// neither the striped nor the blocked accesses (2 or 4 vectors per invocation) meet in a bank.
+// Built with TILE_IO_BLOCKED, full tiles are read and written blocked straight from memory
+// instead (for comparison). A partial tile goes element by element and never touches memory
+// past its `valid` items. tile_load and tile_store_scan contain barriers: call them in uniform
+// control flow.
 #ifndef VKPRIM_TILE_IO_GLSL
 #define VKPRIM_TILE_IO_GLSL
 
 #define TILE_ITEMS (gl_WorkGroupSize.x * ITEMS)
+
+#if !defined(TILE_IO_BLOCKED)
+shared uvec4 tio_stage[TILE_ITEMS / T_PER_VEC4];
+uint tio_swizzle(uint v) { return v ^ ((v >> 3u) & 7u); }
+
+// The full tile's `vecs_per_item_run` 16-byte vectors per invocation, read striped from `src`
+// and returned in blocked order (vector j of invocation i is vector i * per + j of the tile).
+#define TIO_LOAD_BLOCKED(src, per, out_vecs)                                                   \
+  {                                                                                            \
+    uvec4 striped_[per];                                                                       \
+    for (uint j_ = 0; j_ < (per); ++j_) striped_[j_] = (src).v[gl_LocalInvocationID.x + j_ * gl_WorkGroupSize.x]; \
+    barrier();                                                                                 \
+    for (uint j_ = 0; j_ < (per); ++j_) tio_stage[tio_swizzle(gl_LocalInvocationID.x + j_ * gl_WorkGroupSize.x)] = striped_[j_]; \
+    barrier();                                                                                 \
+    for (uint j_ = 0; j_ < (per); ++j_) out_vecs[j_] = tio_stage[tio_swizzle(gl_LocalInvocationID.x * (per) + j_)]; \
+  }
+#endif
 
 // Element i of the input, with its segment-head flag (0 when `heads` is 0).
 Agg load_agg(uint64_t values, uint64_t heads, uint64_t i) {
@@ -21,16 +46,24 @@ void tile_load(uint64_t values, uint64_t heads, uint64_t first, uint valid, bool
   const uint mine = gl_LocalInvocationID.x * ITEMS;
   if (valid == TILE_ITEMS && aligned) {
     U32x4Buf vin = U32x4Buf(values + first * T_SIZE);
-    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
-      const uvec4 v = vin.v[mine / T_PER_VEC4 + j];
-      for (uint e = 0; e < T_PER_VEC4; ++e) items[j * T_PER_VEC4 + e] = agg_of(t_from_vec4(v, e), 0u);
-    }
+    uvec4 v[ITEMS / T_PER_VEC4];
+#if defined(TILE_IO_BLOCKED)
+    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) v[j] = vin.v[mine / T_PER_VEC4 + j];
+#else
+    TIO_LOAD_BLOCKED(vin, ITEMS / T_PER_VEC4, v)
+#endif
+    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j)
+      for (uint e = 0; e < T_PER_VEC4; ++e) items[j * T_PER_VEC4 + e] = agg_of(t_from_vec4(v[j], e), 0u);
     if (heads != 0ul) {
       U32x4Buf hin = U32x4Buf(heads + first * 4ul);
-      for (uint j = 0; j < ITEMS / 4; ++j) {
-        const uvec4 h = hin.v[mine / 4 + j];
-        for (uint e = 0; e < 4; ++e) items[j * 4 + e] = agg_of(agg_value(items[j * 4 + e]), h[e]);
-      }
+      uvec4 h[ITEMS / 4];
+#if defined(TILE_IO_BLOCKED)
+      for (uint j = 0; j < ITEMS / 4; ++j) h[j] = hin.v[mine / 4 + j];
+#else
+      TIO_LOAD_BLOCKED(hin, ITEMS / 4, h)
+#endif
+      for (uint j = 0; j < ITEMS / 4; ++j)
+        for (uint e = 0; e < 4; ++e) items[j * 4 + e] = agg_of(agg_value(items[j * 4 + e]), h[j][e]);
     }
   } else {
     for (uint k = 0; k < ITEMS; ++k)
@@ -79,11 +112,25 @@ void tile_store_scan(uint64_t dst, uint64_t first, uint valid, bool aligned, boo
   }
   if (valid == TILE_ITEMS && aligned) {
     U32x4Buf vout = U32x4Buf(dst + first * T_SIZE);
+#if !defined(TILE_IO_BLOCKED)
+    barrier();  // every earlier read of the staging array is done
+#endif
     for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
       uvec4 v = uvec4(0u);
       for (uint e = 0; e < T_PER_VEC4; ++e) t_into_vec4(v, e, vals[j * T_PER_VEC4 + e]);
+#if defined(TILE_IO_BLOCKED)
       vout.v[mine / T_PER_VEC4 + j] = v;
+#else
+      tio_stage[tio_swizzle(mine / T_PER_VEC4 + j)] = v;
+#endif
     }
+#if !defined(TILE_IO_BLOCKED)
+    barrier();
+    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
+      const uint i = gl_LocalInvocationID.x + j * gl_WorkGroupSize.x;
+      vout.v[i] = tio_stage[tio_swizzle(i)];
+    }
+#endif
   } else {
     TBuf tout = TBuf(dst + first * T_SIZE);
     for (uint k = 0; k < ITEMS; ++k)
