@@ -103,11 +103,20 @@ void main() {
   const bool in_order = subgroupBallot(lid != gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) == uvec4(0u) &&
                         gl_SubgroupSize <= 128u && WG_SIZE % gl_SubgroupSize == 0u;
 #endif
+  // Every element's value is loaded up front, selected or not (a selected one is written after
+  // the look-back without another trip to memory; at any useful selection rate every sector of
+  // the input is needed anyway).
+  TBuf src = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
+  T x[ITEMS];
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint64_t i = first + k * WG_SIZE + lid;
+    x[k] = i < g_n ? src.v[uint(i)] : T(0);
+  }
   bool sel[ITEMS];
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint e = k * WG_SIZE + lid;
     const uint64_t i = first + e;
-    sel[k] = i < g_n && select_test(pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
+    sel[k] = i < g_n && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
 #if defined(SUBGROUP)
     // One shared atomic per 32 lanes instead of one per element (lanes of one row share bitmask
     // words), where invocations fill subgroups in order (otherwise per element, below).
@@ -146,7 +155,6 @@ void main() {
   }
   barrier();
 
-  TBuf src = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
   for (uint k = 0u; k < ITEMS; ++k) {
     if (!sel[k]) continue;
     const uint e = k * WG_SIZE + lid;
@@ -154,7 +162,7 @@ void main() {
     const uint word_begin = max(run_begin, e & ~31u);
     uint rank = s_run_offset[e / ITEMS] + bits_in(word_begin, e);
     for (uint w = run_begin; w < word_begin; w += 32u) rank += bits_in(w, w + 32u);
-    dst.v[prefix + rank] = src.v[uint(first) + e];
+    dst.v[prefix + rank] = x[k];
   }
   if (tile == max(tiles, 1u) - 1u && lid == 0u) {
     const uint total = prefix + tile_count;
