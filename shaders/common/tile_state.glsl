@@ -48,25 +48,27 @@ void ts_publish(StateBuf st, uint tile, uint kind, TS_VALUE a) {
   }
 }
 
-// TS_INCLUSIVE, TS_AGGREGATE or TS_NOT_READY, with the value in `a` when ready.
+// TS_INCLUSIVE, TS_AGGREGATE or TS_NOT_READY, with the value in `a` when ready. All words of
+// both kinds are loaded before any is looked at: one memory round trip, not one per kind.
 uint ts_read(StateBuf st, uint tile, out TS_VALUE a) {
+  uint w[2][2 * TS_WORDS];
+  for (uint kind = 0; kind < 2; ++kind)
+    for (uint p = 0; p < 2 * TS_WORDS; ++p) w[kind][p] = st.w[ts_index(tile, kind, p)];
   a = ts_identity();
-  uint flag = TS_NOT_READY;
-  for (int kind = 1; kind >= 0 && flag == TS_NOT_READY; --kind) {
+  for (int kind = 1; kind >= 0; --kind) {
     uint words[4] = uint[4](0u, 0u, 0u, 0u);
     bool ready = true;
     for (uint i = 0; i < TS_WORDS; ++i) {
-      const uint lo = st.w[ts_index(tile, uint(kind), 2 * i)];
-      const uint hi = st.w[ts_index(tile, uint(kind), 2 * i + 1)];
+      const uint lo = w[kind][2 * i], hi = w[kind][2 * i + 1];
       ready = ready && (lo & hi & TS_READY) != 0u;
       words[i] = (lo & 0xFFFFu) | (hi << 16);
     }
     if (ready) {
       a = ts_from_words(words);
-      flag = kind == 1 ? TS_INCLUSIVE : TS_AGGREGATE;
+      return kind == 1 ? TS_INCLUSIVE : TS_AGGREGATE;
     }
   }
-  return flag;
+  return TS_NOT_READY;
 }
 
 // The including pass defines
@@ -79,14 +81,19 @@ shared TS_VALUE lb_acc;
 
 // Look-back with the whole workgroup, through shared memory and no subgroup operations (a
 // subgroup-only variant driven by ballots measured 1.6x slower on an H100, and subgroup
-// operations inside this loop broke on lavapipe). Invocations 0..LB_WINDOW-1 read a window of
-// predecessors, invocation 0 combines them nearest-first. All invocations must call it in
-// uniform control flow.
+// operations inside this loop broke on lavapipe). Per step, invocations 0..LB_WINDOW-1 read a
+// window of predecessors (nearest first) and mark, by one shared atomicMin, the nearest that
+// ends this step: an inclusive prefix (done) or one not ready (blocked). Invocation 0 then
+// combines the window's values up to that point only, nearest-first. All invocations must call
+// it in uniform control flow.
 #define LB_WINDOW 32u
-shared uint lb_flag[LB_WINDOW];
 shared TS_VALUE lb_val[LB_WINDOW];
+shared uint lb_stop;  // (window position << 2) | LB_STOP_*, the smallest of the step
 shared uint lb_status;
 shared uint lb_next;
+#define LB_STOP_INCLUSIVE 0u
+#define LB_STOP_BLOCKED 1u
+#define LB_STOP_NONE 2u  // the whole window held aggregates
 
 // Returns the combination of every tile before `tile`, in every invocation.
 TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit) {
@@ -94,36 +101,33 @@ TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit) {
   uint j = tile - 1u;        // the nearest predecessor not yet combined
   uint blocked_on = 0xFFFFFFFFu;
   uint spins = 0u;
-  if (lid == 0u) lb_acc = ts_identity();
+  if (lid == 0u) {
+    lb_acc = ts_identity();
+    lb_stop = (LB_WINDOW << 2) | LB_STOP_NONE;
+  }
   for (;;) {
     barrier();
     if (lid < LB_WINDOW && lid <= j) {
       TS_VALUE v;
-      lb_flag[lid] = ts_read(st, j - lid, v);
+      const uint f = ts_read(st, j - lid, v);
       lb_val[lid] = v;
+      // Tile 0's aggregate is its inclusive prefix; the window's last entry (tile 0, or the
+      // window's end) stops the step too.
+      if (f == TS_NOT_READY) atomicMin(lb_stop, (lid << 2) | LB_STOP_BLOCKED);
+      else if (f == TS_INCLUSIVE || j - lid == 0u) atomicMin(lb_stop, (lid << 2) | LB_STOP_INCLUSIVE);
     }
     barrier();
     if (lid == 0u) {
+      const uint stop = lb_stop >> 2, why = lb_stop & 3u;
+      const uint last = min(min(stop, LB_WINDOW), j + 1u);  // entries [0, last) are aggregates
       TS_VALUE acc = lb_acc;
-      uint status = 0u;  // 0: keep going, 1: blocked at lb_next, 2: done
-      uint next = j;
-      for (uint w = 0u; w < LB_WINDOW && w <= j; ++w) {
-        const uint f = lb_flag[w];
-        if (f == TS_NOT_READY) {
-          status = 1u;
-          next = j - w;
-          break;
-        }
-        acc = ts_combine(lb_val[w], acc);
-        if (f == TS_INCLUSIVE || j - w == 0u) {  // tile 0's aggregate is its inclusive prefix
-          status = 2u;
-          break;
-        }
-        next = j - w - 1u;
-      }
+      for (uint w = 0u; w < last; ++w) acc = ts_combine(lb_val[w], acc);
+      if (why == LB_STOP_INCLUSIVE) acc = ts_combine(lb_val[stop], acc);
       lb_acc = acc;
-      lb_status = status;
-      lb_next = next;
+      // 0: keep going from lb_next, 1: blocked at lb_next, 2: done
+      lb_status = why == LB_STOP_INCLUSIVE ? 2u : why == LB_STOP_BLOCKED ? 1u : 0u;
+      lb_next = j - last;
+      lb_stop = (LB_WINDOW << 2) | LB_STOP_NONE;
     }
     barrier();
     const uint status = lb_status;
