@@ -81,19 +81,13 @@ shared TS_VALUE lb_acc;
 
 // Look-back with the whole workgroup, through shared memory and no subgroup operations (a
 // subgroup-only variant driven by ballots measured 1.6x slower on an H100, and subgroup
-// operations inside this loop broke on lavapipe). Per step, invocations 0..win-1 (win =
-// min(LB_WINDOW, workgroup size)) read a window of predecessors, nearest first, and mark by one
-// shared atomicMin the nearest that ends the step: an inclusive prefix (done) or one not ready
-// (blocked). The window's values up to that point are combined nearest-first in two levels
-// (groups of LB_GROUP serially in parallel, then the group results by invocation 0). A wide
-// window matters: inclusive prefixes propagate down the tiles at up to `win` tiles per step,
-// and that rate bounds the whole scan (H100, 2^28 u32, 65536 tiles: 1.33 ms with a window of
-// 32 read in two round trips and combined serially, 1.05 ms in one round trip). All
-// invocations must call it in uniform control flow.
-#define LB_WINDOW 128u
-#define LB_GROUP 8u
+// operations inside this loop broke on lavapipe). Per step, invocations 0..LB_WINDOW-1 read a
+// window of predecessors (nearest first) and mark, by one shared atomicMin, the nearest that
+// ends this step: an inclusive prefix (done) or one not ready (blocked). Invocation 0 then
+// combines the window's values up to that point only, nearest-first. All invocations must call
+// it in uniform control flow.
+#define LB_WINDOW 32u
 shared TS_VALUE lb_val[LB_WINDOW];
-shared TS_VALUE lb_part[LB_WINDOW / LB_GROUP];
 shared uint lb_stop;  // (window position << 2) | LB_STOP_*, the smallest of the step
 shared uint lb_status;
 shared uint lb_next;
@@ -104,43 +98,36 @@ shared uint lb_next;
 // Returns the combination of every tile before `tile`, in every invocation.
 TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit) {
   const uint lid = gl_LocalInvocationID.x;
-  const uint win = min(LB_WINDOW, gl_WorkGroupSize.x);
   uint j = tile - 1u;        // the nearest predecessor not yet combined
   uint blocked_on = 0xFFFFFFFFu;
   uint spins = 0u;
   if (lid == 0u) {
     lb_acc = ts_identity();
-    lb_stop = (win << 2) | LB_STOP_NONE;
+    lb_stop = (LB_WINDOW << 2) | LB_STOP_NONE;
   }
   for (;;) {
     barrier();
-    if (lid < win && lid <= j) {
+    if (lid < LB_WINDOW && lid <= j) {
       TS_VALUE v;
       const uint f = ts_read(st, j - lid, v);
       lb_val[lid] = v;
-      // Tile 0's aggregate is its inclusive prefix.
+      // Tile 0's aggregate is its inclusive prefix; the window's last entry (tile 0, or the
+      // window's end) stops the step too.
       if (f == TS_NOT_READY) atomicMin(lb_stop, (lid << 2) | LB_STOP_BLOCKED);
       else if (f == TS_INCLUSIVE || j - lid == 0u) atomicMin(lb_stop, (lid << 2) | LB_STOP_INCLUSIVE);
     }
     barrier();
-    // Uniform: every invocation reads the same stop. The window always reaches tile 0 when it
-    // holds it, and tile 0 always stops a step, so `stop <= j`.
-    const uint stop = lb_stop >> 2, why = lb_stop & 3u;
-    const uint end = why == LB_STOP_INCLUSIVE ? stop + 1u : stop;  // combine entries [0, end)
-    if (lid < win / LB_GROUP) {
-      TS_VALUE acc = ts_identity();
-      for (uint w = lid * LB_GROUP; w < min(lid * LB_GROUP + LB_GROUP, end); ++w) acc = ts_combine(lb_val[w], acc);
-      lb_part[lid] = acc;
-    }
-    barrier();
     if (lid == 0u) {
+      const uint stop = lb_stop >> 2, why = lb_stop & 3u;
+      const uint last = min(min(stop, LB_WINDOW), j + 1u);  // entries [0, last) are aggregates
       TS_VALUE acc = lb_acc;
-      for (uint g = 0u; g * LB_GROUP < end; ++g) acc = ts_combine(lb_part[g], acc);
+      for (uint w = 0u; w < last; ++w) acc = ts_combine(lb_val[w], acc);
+      if (why == LB_STOP_INCLUSIVE) acc = ts_combine(lb_val[stop], acc);
       lb_acc = acc;
       // 0: keep going from lb_next, 1: blocked at lb_next, 2: done
       lb_status = why == LB_STOP_INCLUSIVE ? 2u : why == LB_STOP_BLOCKED ? 1u : 0u;
-      lb_next = j - stop;
-      lb_stop = (win << 2) | LB_STOP_NONE;
+      lb_next = j - last;
+      lb_stop = (LB_WINDOW << 2) | LB_STOP_NONE;
     }
     barrier();
     const uint status = lb_status;
