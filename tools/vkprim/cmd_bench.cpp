@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <iostream>
 #include <numeric>
+#include <set>
 
 namespace vkprim::cli {
 
@@ -337,8 +338,10 @@ void print_pipeline_statistics(const std::vector<PipelineStatistics>& stats) {
     fmt::print("pipeline statistics: none (the device does not report them)\n");
     return;
   }
-  fmt::print("pipeline statistics (the driver's):\n");
+  fmt::print("pipeline statistics (the driver's; each pipeline once):\n");
+  std::set<std::string> seen;
   for (const auto& ps : stats) {
+    if (!seen.insert(ps.pipeline + "/" + ps.executable).second) continue;
     std::string line;
     for (const auto& v : ps.values) line += fmt::format("  {} {:g}", v.name, v.value);
     fmt::print("  {} [{}]:{}\n", ps.pipeline, ps.executable, line);
