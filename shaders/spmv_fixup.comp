@@ -4,7 +4,10 @@
 // the inclusive segmented sum, over tiles, of each tile's open-row partial (head = the tile saw
 // a row end), so carry_scan[t - 1] is everything the row open at tile t's start gathered
 // before tile t. A tile flagged in `fix` ends that row: y[row] = alpha * (carry + head) + beta * y.
-// One invocation per tile; each row has exactly one writer.
+// One invocation per tile; each row has exactly one writer. When every row is shorter than a
+// tile, every tile holds a row end (a tile without one is a tile of nonzeros of one row), so
+// carry_scan[t - 1] = carry[t - 1] exactly (the segmented operator returns the item itself at a
+// head): the host then skips the scan and passes the carries here (spmv.cpp).
 #include "vkprim.glsl"
 #include "value_type.glsl"
 
@@ -25,16 +28,32 @@ void main() {
   const uint groups_needed = (pc.tiles + per_group - 1) / per_group;
   const T alpha = T_FROM_BITS(pc.alpha_bits);
   const T beta = T_FROM_BITS(pc.beta_bits);
+  const bool read_y = (pc.flags & 1u) == 0u;
   FOR_EACH_TILE(group, groups_needed) {
+    // Every load of an item is issued before the first use of any (fixed trip counts): the
+    // flag, row, carry and partial of each tile in one round trip, then the old y values.
+    bool fix[ITEMS];
+    uint row[ITEMS];
+    T sum[ITEMS], y_old[ITEMS];
     for (uint k = 0; k < ITEMS; ++k) {
       const uint t = group * per_group + k * WG_SIZE + gl_LocalInvocationID.x;
-      if (t == 0u || t >= pc.tiles) continue;
-      if (U32Buf(pc.fix_addr + uint64_t(t) * 4ul).v[0] == 0u) continue;
-      const uint row = U32Buf(pc.coords_addr + uint64_t(t) * 4ul).v[0];
-      const T sum = TBuf(pc.carry_scan_addr + uint64_t(t - 1u) * T_SIZE).v[0] +
-                    TBuf(pc.head_addr + uint64_t(t) * T_SIZE).v[0];
-      TBuf yb = TBuf(pc.y_addr + uint64_t(row) * T_SIZE);
-      yb.v[0] = (pc.flags & 1u) != 0u ? alpha * sum : alpha * sum + beta * yb.v[0];
+      fix[k] = false;
+      row[k] = 0u;
+      sum[k] = T(0);
+      if (t > 0u && t < pc.tiles) {
+        fix[k] = U32Buf(pc.fix_addr + uint64_t(t) * 4ul).v[0] != 0u;
+        row[k] = U32Buf(pc.coords_addr + uint64_t(t) * 4ul).v[0];
+        sum[k] = TBuf(pc.carry_scan_addr + uint64_t(t - 1u) * T_SIZE).v[0] +
+                 TBuf(pc.head_addr + uint64_t(t) * T_SIZE).v[0];
+      }
     }
+    for (uint k = 0; k < ITEMS; ++k) {
+      y_old[k] = T(0);
+      if (fix[k] && read_y) y_old[k] = TBuf(pc.y_addr + uint64_t(row[k]) * T_SIZE).v[0];
+    }
+    for (uint k = 0; k < ITEMS; ++k)
+      if (fix[k])
+        TBuf(pc.y_addr + uint64_t(row[k]) * T_SIZE).v[0] =
+            read_y ? alpha * sum[k] + beta * y_old[k] : alpha * sum[k];
   }
 }

@@ -7,6 +7,8 @@
 // [0, tiles], the row coordinate of the merge path on diagonal min(g * TILE, rows + nnz) by a
 // binary search (the nonzero coordinate is the diagonal minus the row). Balanced in rows and
 // nonzeros alike: a tile holds at most TILE row ends plus nonzeros, whatever the row lengths.
+// A search is a chain of dependent loads, so the host runs this pass with ITEMS = 1 (one
+// boundary per invocation): more would run their chains back to back.
 #include "vkprim.glsl"
 #include "csr.glsl"
 

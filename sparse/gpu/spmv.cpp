@@ -279,15 +279,27 @@ struct SpmvPlan {
     tiles_dispatch(w, cmd, &tp, uint32_t(gx), uint32_t((tiles + gx - 1) / gx));
     if (tiles == 1) return {};
 
-    // Rows crossing tiles: inclusive segmented sum of the carries, then the fix-up.
+    // Rows crossing tiles: inclusive segmented sum of the carries, then the fix-up. When the
+    // analysis says every row is shorter than a tile, every tile ends a row and the scan would
+    // return the carries unchanged (spmv_fixup.comp): the fix-up reads them directly.
     compute_to_compute_barrier(*ctx, cmd);
-    const BufferView tv = temp.sub(0, L.total);
-    VKPRIM_TRY(carry_scan->inclusive(
-        cmd, tv.sub(L.carry, tiles * esz), tv.sub(L.carry_head, tiles * 4),
-        tv.sub(L.carry_scan, tiles * esz), tiles, tv.sub(L.scan, L.total - L.scan)));
-    compute_to_compute_barrier(*ctx, cmd);
-    SpmvFixupPush fp{y.address,  base + L.coords, base + L.carry_scan, base + L.head, base + L.fix,
-                     alpha_bits, beta_bits,       uint32_t(tiles),     flags};
+    const bool carries_direct = an && an->stats.max_row_length < tile_items();
+    if (!carries_direct) {
+      const BufferView tv = temp.sub(0, L.total);
+      VKPRIM_TRY(carry_scan->inclusive(
+          cmd, tv.sub(L.carry, tiles * esz), tv.sub(L.carry_head, tiles * 4),
+          tv.sub(L.carry_scan, tiles * esz), tiles, tv.sub(L.scan, L.total - L.scan)));
+      compute_to_compute_barrier(*ctx, cmd);
+    }
+    SpmvFixupPush fp{y.address,
+                     base + L.coords,
+                     base + (carries_direct ? L.carry : L.carry_scan),
+                     base + L.head,
+                     base + L.fix,
+                     alpha_bits,
+                     beta_bits,
+                     uint32_t(tiles),
+                     flags};
     fixup.dispatch(cmd, &fp, grid_groups(*ctx, tiles, fixup.tile_items()));
     return {};
   }

@@ -57,9 +57,10 @@ inline constexpr uint32_t kSpmvItems = 8;
 constexpr uint64_t spmv_shared_bytes(uint32_t wg, uint32_t items, uint32_t value_bytes) {
   return uint64_t(wg) * items * (value_bytes + 4) + uint64_t(wg) * 16 + 1024;
 }
-// Partition and fix-up: one invocation per tile boundary, grid-stride.
+// Partition and fix-up: one invocation per tile boundary (a partition search is a chain of
+// dependent loads: two per invocation would run back to back), grid-stride.
 inline constexpr uint32_t kSpmvSmallWorkgroup = 256;
-inline constexpr uint32_t kSpmvSmallItems = 4;
+inline constexpr uint32_t kSpmvSmallItems = 1;
 
 // Row kernel: 256 invocations, 256 / L rows per workgroup.
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;

@@ -55,6 +55,12 @@ SpmvOptions row_kernel(bool subgroup, uint32_t lanes = 0) {
 
 SpmvOptions automatic() { return SpmvOptions{}; }
 
+// `base` with the kernel forced.
+SpmvOptions forced(SpmvKernel k, SpmvOptions base = {}) {
+  base.kernel = k;
+  return base;
+}
+
 // The largest lane count the row kernel's subgroup build allows on this device.
 uint32_t max_subgroup_lanes() {
   const uint32_t sg = test::gpu().caps().subgroup_size;
@@ -304,6 +310,37 @@ TEST_CASE("SpMV with a 64-bit row pointer forced on small data", "[spmv][rowptr6
     INFO(s.name);
     check_spmv<float>(s.m, s.name + " r64 default", SpmvOptions{}, 1.0, 1.0, true);
     check_spmv<float>(s.m, s.name + " r64 small tiles", small_tiles(true), 1.0, 0.0, true, true);
+  }
+}
+
+// With an analysis whose longest row is shorter than a tile, the merge path skips the carry
+// scan (every tile ends a row): the results match Eigen and, bit for bit, the path with the scan.
+TEST_CASE("SpMV merge path with an analysis: carries without the scan, same bits",
+          "[spmv][carries]") {
+  const bool f64 = test::gpu().caps().shader_float64;
+  Runtime& rt = test::gpu();
+  for (const auto& s : test::generated_shapes()) {
+    INFO(s.name);
+    for (bool sg : {true, false}) {
+      const SpmvOptions o = forced(SpmvKernel::merge, small_tiles(sg));
+      check_spmv<float>(s.m, s.name + " merge+analysis small tiles", o, -1.0, 0.5, false, false,
+                        true);
+      check_spmv<float>(s.m, s.name + " merge+analysis small tiles r64", o, 1.0, 0.0, true, false,
+                        true);
+      if (f64)
+        check_spmv<double>(s.m, s.name + " merge+analysis small tiles f64", o, 2.0, -0.25, false,
+                           true, true);
+    }
+    check_spmv<float>(s.m, s.name + " merge+analysis", forced(SpmvKernel::merge), 1.5, 0.0, false,
+                      false, true);
+    const DeviceCsr a =
+        DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(s.m))).value();
+    const auto x = vector_values<float>(size_t(s.m.cols), 3);
+    const auto y0 = vector_values<float>(size_t(s.m.rows), 4);
+    const SpmvOptions o = forced(SpmvKernel::merge, small_tiles(true));
+    const auto scanned = gpu_spmv(a, x, y0, 1.0, 1.0, o);
+    const auto direct = gpu_spmv(a, x, y0, 1.0, 1.0, o, true);
+    REQUIRE(std::memcmp(scanned.data(), direct.data(), scanned.size() * sizeof(float)) == 0);
   }
 }
 

@@ -12,7 +12,9 @@
 //   sums and a fix-up pass — no float atomics. Robust on every shape of NOTES §6: very long
 //   rows (split across tiles), many empty rows (each costs one merge item), very short rows,
 //   power-law. Passes: partition, tiles and, when there is more than one tile, a deterministic
-//   segmented scan over tiles and the fix-up (6 dispatches). Needs temporary storage.
+//   segmented scan over tiles and the fix-up (6 dispatches; 3 when record() has an analysis
+//   whose longest row is shorter than a tile: every tile then ends a row and the fix-up reads
+//   the carries directly, with the same bits). Needs temporary storage.
 // * row kernel (SpmvKernel::rows), the fast path for regular matrices: one dispatch, no
 //   temporary storage, no atomics, no barrier of its own. L consecutive lanes of a subgroup
 //   own one row (L a power of two up to the subgroup size, from the mean row length: the
