@@ -7,6 +7,7 @@
 #if defined(ROWPTR_64)
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer RowPtrBuf { uint64_t v[]; };
 #define ROWPTR_BYTES 8ul
+#define ROWPTR_T uint64_t  // a row pointer's own width (for shared-memory copies)
 uint64_t row_ptr_at(uint64_t base, uint64_t i) { return RowPtrBuf(base + i * ROWPTR_BYTES).v[0]; }
 void row_ptr_store(uint64_t base, uint64_t i, uint64_t value) {
   RowPtrBuf(base + i * ROWPTR_BYTES).v[0] = value;
@@ -14,6 +15,7 @@ void row_ptr_store(uint64_t base, uint64_t i, uint64_t value) {
 #else
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer RowPtrBuf { uint v[]; };
 #define ROWPTR_BYTES 4ul
+#define ROWPTR_T uint
 uint64_t row_ptr_at(uint64_t base, uint64_t i) {
   return uint64_t(RowPtrBuf(base + i * ROWPTR_BYTES).v[0]);
 }

@@ -1,5 +1,6 @@
 // SpMV plan: the merge path (partition, tiles, segmented scan of the tiles' carries, fix-up),
-// the row kernel, and the row-length analysis that chooses between them
+// the row kernel, the stream kernel (forced only), and the row-length analysis that chooses
+// between the first two
 // (include/vkprim/sparse/spmv.hpp; shaders/spmv_*.comp; docs/sparse-gpu.md).
 #include <algorithm>
 #include <bit>
@@ -72,10 +73,11 @@ struct SpmvPlan {
   SpmvKernel kernel = SpmvKernel::automatic;  // the option: which kernels this plan has
   uint32_t row_lanes_option = 0;
   uint32_t max_lanes = 1;  // row kernel: lanes per row at most
-  bool has_merge() const { return kernel != SpmvKernel::rows; }
-  bool has_rows() const { return kernel != SpmvKernel::merge; }
+  uint32_t stream_items = tuning::kSpmvStreamItems;
+  bool has_merge() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge; }
+  bool has_rows() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::rows; }
   Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
-  Pipeline rows_kernel[2], stats[2];
+  Pipeline rows_kernel[2], stream_kernel[2], stats[2];
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
   std::optional<Map> map;
@@ -208,6 +210,10 @@ struct SpmvPlan {
       return make_error(Errc::invalid_argument,
                         "Spmv: the analysis asks for the row kernel, the plan was created with "
                         "SpmvKernel::merge");
+    if (k == SpmvKernel::stream && kernel != SpmvKernel::stream)
+      return make_error(Errc::invalid_argument,
+                        "Spmv: the analysis asks for the stream kernel, which runs only in a plan "
+                        "created with SpmvKernel::stream");
     if (k == SpmvKernel::rows && (!std::has_single_bit(lanes) || lanes > max_row_lanes()))
       return make_error(Errc::invalid_argument,
                         "Spmv: row_lanes must be a power of two <= " +
@@ -223,6 +229,7 @@ struct SpmvPlan {
     uint32_t lanes = 1;
     VKPRIM_TRY(resolve(a, an, k, lanes));
     if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes);
+    if (k == SpmvKernel::stream) return record_stream(cmd, a, x, y, alpha, beta);
     VKPRIM_TRY(check_merge_limits(a));
     const uint64_t need = temp_bytes(a.rows, a.nnz);
     BufferView temp = temp_in;
@@ -316,16 +323,22 @@ struct SpmvPlan {
     return map->affine(cmd, yv, yv, beta, 0.0, rows);
   }
 
+  // A 2-D grid of `groups` workgroups (x at most maxComputeWorkGroupCount[0]).
+  Status row_grid(uint64_t rows, uint64_t groups, uint64_t& gx, uint64_t& gy) const {
+    const auto& caps = ctx->caps;
+    gx = std::max<uint64_t>(1, std::min<uint64_t>(groups, caps.max_workgroup_count[0]));
+    gy = (groups + gx - 1) / gx;
+    if (gy > caps.max_workgroup_count[1])
+      return make_error(Errc::limit_exceeded, "Spmv: " + std::to_string(rows) +
+                                                  " rows exceed the device's dispatch limits");
+    return {};
+  }
+
   Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                      double alpha, double beta, uint32_t lanes) const {
     const uint32_t per_group = tuning::kSpmvRowsWorkgroup / lanes;
-    const uint64_t groups = (a.rows + per_group - 1) / per_group;
-    const auto& caps = ctx->caps;
-    const uint64_t gx = std::max<uint64_t>(1, std::min<uint64_t>(groups, caps.max_workgroup_count[0]));
-    const uint64_t gy = (groups + gx - 1) / gx;
-    if (gy > caps.max_workgroup_count[1])
-      return make_error(Errc::limit_exceeded, "Spmv: " + std::to_string(a.rows) +
-                                                  " rows exceed the device's dispatch limits");
+    uint64_t gx = 1, gy = 1;
+    VKPRIM_TRY(row_grid(a.rows, (a.rows + per_group - 1) / per_group, gx, gy));
     // No barrier of its own: no temporary storage (the caller orders A, x and y, as for the
     // merge path). One dispatch in all.
     if (a.rows == 0) return {};
@@ -343,6 +356,31 @@ struct SpmvPlan {
                     uint32_t(std::countr_zero(lanes)),
                     beta == 0.0 ? kSpmvBetaZero : 0u};
     rows_kernel[a.row_ptr_64 ? 1 : 0].dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+    return {};
+  }
+
+  // Stream kernel: one dispatch, one workgroup per block of 256 rows, no temporary storage and
+  // no barrier of its own (as the row kernel).
+  Status record_stream(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
+                       double alpha, double beta) const {
+    const uint64_t per_group = tuning::kSpmvStreamWorkgroup;
+    uint64_t gx = 1, gy = 1;
+    VKPRIM_TRY(row_grid(a.rows, (a.rows + per_group - 1) / per_group, gx, gy));
+    if (a.rows == 0) return {};
+    const BufferView yv = y.sub(0, a.rows * esz);
+    if (alpha == 0.0) return record_alpha_zero(cmd, yv, a.rows, beta);
+    SpmvStreamPush sp{a.row_ptr.address,
+                      a.col_idx.address,
+                      a.values.address,
+                      x.address,
+                      y.address,
+                      bits_of(alpha, type),
+                      bits_of(beta, type),
+                      uint32_t(a.rows),
+                      uint32_t(a.cols),
+                      beta == 0.0 ? kSpmvBetaZero : 0u,
+                      0u};
+    stream_kernel[a.row_ptr_64 ? 1 : 0].dispatch(cmd, &sp, uint32_t(gx), uint32_t(gy));
     return {};
   }
 };
@@ -378,8 +416,22 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                       "maxComputeWorkGroupInvocations)]");
   if (o.items_per_invocation > 16)
     return make_error(Errc::invalid_argument, "Spmv: items_per_invocation must be in [1, 16]");
+  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::stream))
+    return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
+  plan->kernel = o.kernel;
+  // The stream kernel's chunk: items_per_invocation entries per invocation.
+  plan->stream_items = o.items_per_invocation ? o.items_per_invocation : tuning::kSpmvStreamItems;
+  while (plan->kernel == SpmvKernel::stream &&
+         tuning::spmv_stream_shared_bytes(plan->stream_items, plan->esz) > caps.max_shared_memory) {
+    if (o.items_per_invocation || plan->stream_items == 1)
+      return make_error(Errc::limit_exceeded,
+                        "Spmv: a stream chunk of 256 x " + std::to_string(plan->stream_items) +
+                            " entries does not fit the device's shared memory");
+    plan->stream_items /= 2;
+  }
   plan->items = o.items_per_invocation ? o.items_per_invocation : tuning::kSpmvItems;
-  while (tuning::spmv_shared_bytes(plan->wg, plan->items, plan->esz) > caps.max_shared_memory) {
+  while (plan->has_merge() &&
+         tuning::spmv_shared_bytes(plan->wg, plan->items, plan->esz) > caps.max_shared_memory) {
     if (o.items_per_invocation || plan->items == 1)
       return make_error(Errc::limit_exceeded, "Spmv: a tile of " + std::to_string(plan->wg) +
                                                   " x " + std::to_string(plan->items) +
@@ -392,9 +444,6 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
                    (plan->esz == 4 || caps.subgroup_extended_types);
-  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::rows))
-    return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
-  plan->kernel = o.kernel;
   // Row kernel: lane groups must not straddle subgroups, so L <= the subgroup size the shader
   // runs with: the device's default size, required explicitly where the size can vary.
   const uint32_t sg_size = caps.subgroup_size ? caps.subgroup_size : 1;
@@ -439,6 +488,14 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!rk) return rk.error();
       plan->rows_kernel[w] = std::move(*rk);
     }
+    if (plan->kernel == SpmvKernel::stream) {
+      auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,
+                                                 detail::kSpmvStreamPushBytes,
+                                                 tuning::kSpmvStreamWorkgroup, plan->stream_items,
+                                                 false);
+      if (!sk) return sk.error();
+      plan->stream_kernel[w] = std::move(*sk);
+    }
     auto st = detail::Pipeline::create_variant(ctx, "spmv_stats_" + rp, detail::kSpmvStatsPushBytes,
                                                tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems,
                                                false);
@@ -476,6 +533,7 @@ const char* to_string(SpmvKernel k) {
     case SpmvKernel::automatic: return "auto";
     case SpmvKernel::merge: return "merge";
     case SpmvKernel::rows: return "rows";
+    case SpmvKernel::stream: return "stream";
   }
   return "?";
 }

@@ -37,6 +37,14 @@ struct SpmvRowsPush {
 static_assert(offsetof(SpmvRowsPush, rows) == 56 && offsetof(SpmvRowsPush, flags) == 68);
 inline constexpr uint32_t kSpmvRowsPushBytes = 72;
 
+// Stream kernel (spmv_stream.comp): one dispatch, WG_SIZE rows per workgroup.
+struct SpmvStreamPush {
+  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits;
+  uint32_t rows, cols, flags, pad;
+};
+static_assert(offsetof(SpmvStreamPush, rows) == 56 && offsetof(SpmvStreamPush, pad) == 68);
+inline constexpr uint32_t kSpmvStreamPushBytes = 72;
+
 // Row-length statistics (spmv_stats.comp): 4 u32 out (max row length, empty rows, 0, 0).
 struct SpmvStatsPush {
   uint64_t row_ptr, out;
@@ -83,6 +91,14 @@ inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
+// Stream kernel: blocks of 256 rows, chunks of 256 x 8 nonzeros staged in shared memory
+// (SpmvOptions::items_per_invocation overrides the 8; fewer when the chunk would not fit).
+// Not measured on a GPU yet.
+inline constexpr uint32_t kSpmvStreamWorkgroup = 256;
+inline constexpr uint32_t kSpmvStreamItems = 8;
+constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes) {
+  return uint64_t(kSpmvStreamWorkgroup) * items * value_bytes + (kSpmvStreamWorkgroup + 1) * 8;
+}
 // Statistics pass: one invocation per row, 4 rows each, grid-stride.
 inline constexpr uint32_t kSpmvStatsWorkgroup = 256;
 inline constexpr uint32_t kSpmvStatsItems = 4;

@@ -2,8 +2,9 @@
 // row, arrow, rectangular, power-law, duplicates, short rows), small tiles so rows cross many
 // tile boundaries, the forced 64-bit row pointer, alpha/beta conventions, run-to-run
 // determinism, every shared matrix, and the errors. Outputs are poisoned (NaN) first. The
-// merge path, the row kernel (forced, every lane count, subgroup and shared-memory builds) and
-// the automatic choice from Spmv::analyze all run the same checks.
+// merge path, the row kernel (forced, every lane count, subgroup and shared-memory builds), the
+// stream kernel (forced, default and small chunks) and the automatic choice from
+// Spmv::analyze all run the same checks.
 #include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
@@ -148,6 +149,26 @@ void check_row_configs(const CooMatrix& coo, const std::string& name) {
   check_spmv<T>(coo, name + " auto", automatic(), 1.25, -1.0, false, false, true);
 }
 
+// The stream kernel with chunks of 256 x `items` entries (0: the default).
+SpmvOptions stream_kernel(uint32_t items = 0) {
+  SpmvOptions o = forced(SpmvKernel::stream);
+  o.items_per_invocation = items;
+  return o;
+}
+
+// The stream kernel: default chunks, and chunks of 256 and 768 entries so that rows and blocks
+// span many chunks on small matrices.
+template <class T>
+void check_stream_configs(const CooMatrix& coo, const std::string& name) {
+  INFO(name << " (" << coo.rows << " x " << coo.cols << ", " << coo.nnz() << " triplets), "
+            << to_string(value_type_of<T>()) << ", stream kernel");
+  check_spmv<T>(coo, name + " stream", stream_kernel(), 1.5, 0.0);
+  check_spmv<T>(coo, name + " stream, 1 item", stream_kernel(1), -1.0, 0.5, false, true);
+  check_spmv<T>(coo, name + " stream, 3 items", stream_kernel(3), 2.0, -0.25);
+  check_spmv<T>(coo, name + " stream with analysis", stream_kernel(), 1.0, 1.0, false, false,
+                true);
+}
+
 // Row-length statistics on the host, for comparison with analyze().
 SpmvRowStats host_stats(const EigenCsr& ref) {
   SpmvRowStats st;
@@ -198,6 +219,28 @@ TEST_CASE("SpMV row kernel and auto with a 64-bit row pointer forced", "[spmv][r
                       true);
     check_spmv<float>(s.m, s.name + " r64 auto", automatic(), -1.0, 0.0, true, false, true);
     if (f64) check_spmv<double>(s.m, s.name + " r64 rows f64", row_kernel(true), 2.0, 0.5, true);
+  }
+}
+
+TEST_CASE("SpMV stream kernel matches Eigen on every generated shape, f32 and f64",
+          "[spmv][stream]") {
+  const bool f64 = test::gpu().caps().shader_float64;
+  for (const auto& s : test::generated_shapes()) {
+    check_stream_configs<float>(s.m, s.name);
+    if (f64) check_stream_configs<double>(s.m, s.name);
+  }
+  check_stream_configs<float>(stencil(70), "stencil 70x70");
+  if (f64) check_stream_configs<double>(stencil(70), "stencil 70x70");
+}
+
+TEST_CASE("SpMV stream kernel with a 64-bit row pointer forced", "[spmv][stream][rowptr64]") {
+  const bool f64 = test::gpu().caps().shader_float64;
+  for (const auto& s : test::generated_shapes()) {
+    INFO(s.name);
+    check_spmv<float>(s.m, s.name + " r64 stream", stream_kernel(), 1.0, 1.0, true);
+    check_spmv<float>(s.m, s.name + " r64 stream, 1 item", stream_kernel(1), 1.0, 0.0, true,
+                      true);
+    if (f64) check_spmv<double>(s.m, s.name + " r64 stream f64", stream_kernel(), 2.0, 0.5, true);
   }
 }
 
@@ -357,20 +400,21 @@ TEST_CASE("SpMV alpha == 0 reads neither A nor x, beta == 0 never reads y", "[sp
   for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == -2.0f * y0[i]);
   y = gpu_spmv(a, x, y0, 0.0, 0.0, SpmvOptions{});
   for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == 0.0f);
-  // The same conventions with the row kernel, in both builds, and under the automatic choice.
-  for (const auto& o : {row_kernel(true), row_kernel(false), automatic()}) {
+  // The same conventions with the row and stream kernels and under the automatic choice.
+  for (const auto& o : {row_kernel(true), row_kernel(false), stream_kernel(), automatic()}) {
     y = gpu_spmv(a, x, y0, 0.0, -2.0, o, true);
     for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == -2.0f * y0[i]);
     y = gpu_spmv(a, x, y0, 0.0, 0.0, o, true);
     for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == 0.0f);
   }
-  // beta == 0 with the row kernel: y starts as NaN (gpu_spmv poisons it) and must not leak.
+  // beta == 0 with the row and stream kernels: y starts as NaN (gpu_spmv poisons it) and must
+  // not leak.
   const auto st = stencil(30);
   const EigenCsr sref = test::eigen_reference(st);
   const DeviceCsr s = DeviceCsr::upload(rt, test::to_csr_matrix(sref)).value();
   const auto sx = vector_values<float>(size_t(st.cols), 7);
   const auto sy0 = vector_values<float>(size_t(st.rows), 8);
-  for (const auto& o : {row_kernel(true), row_kernel(false)}) {
+  for (const auto& o : {row_kernel(true), row_kernel(false), stream_kernel(), stream_kernel(1)}) {
     const auto got = gpu_spmv(s, sx, sy0, 1.0, 0.0, o);
     for (float v : got) REQUIRE(!std::isnan(v));
     test::check_y(got, test::reference_spmv(sref, sx, sy0, 1.0, 0.0), "stencil beta 0");
@@ -418,6 +462,32 @@ TEST_CASE("SpMV row kernel: bit-identical from run to run and between its two bu
       // The shared-memory build sums in the same tree.
       const auto wg = gpu_spmv(a, x, y0, 1.0, 1.0, row_kernel(false, lanes));
       REQUIRE(std::memcmp(first.data(), wg.data(), first.size() * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("SpMV stream kernel: bit-identical from run to run", "[spmv][stream][determinism]") {
+  const auto shapes = test::generated_shapes();
+  Runtime& rt = test::gpu();
+  for (const auto& [name, m] : {std::pair<std::string, CooMatrix>{"stencil 50x50", stencil(50)},
+                                std::pair<std::string, CooMatrix>{shapes[9].name, shapes[9].m},
+                                std::pair<std::string, CooMatrix>{shapes[6].name, shapes[6].m}}) {
+    INFO(name);
+    const DeviceCsr a =
+        DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(m))).value();
+    const auto x = vector_values<float>(size_t(m.cols), 3);
+    const auto y0 = vector_values<float>(size_t(m.rows), 4);
+    for (uint32_t items : {0u, 1u}) {
+      const auto first = gpu_spmv(a, x, y0, 1.0, 1.0, stream_kernel(items));
+      for (int run = 0; run < 3; ++run) {
+        const auto again = gpu_spmv(a, x, y0, 1.0, 1.0, stream_kernel(items));
+        REQUIRE(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)) == 0);
+      }
+      // Each row is summed serially in entry order, whatever the chunk size.
+      if (items) {
+        const auto other = gpu_spmv(a, x, y0, 1.0, 1.0, stream_kernel(0));
+        REQUIRE(std::memcmp(first.data(), other.data(), first.size() * sizeof(float)) == 0);
+      }
     }
   }
 }
@@ -518,8 +588,17 @@ TEST_CASE("SpMV and DeviceCsr refuse broken contracts clearly", "[spmv][errors]"
   CHECK(rt.submit([&](VkCommandBuffer cmd) {
             return autoplan.record(cmd, a.view(), x.view(), y.view(), 1.0, 0.0, an);
           }).error().code == Errc::invalid_argument);
-  // The row kernel needs no temporary storage.
+  // An analysis asking for the stream kernel needs a plan forced to it.
+  an.row_lanes = 1;
+  an.kernel = SpmvKernel::stream;
+  CHECK(rt.submit([&](VkCommandBuffer cmd) {
+            return autoplan.record(cmd, a.view(), x.view(), y.view(), 1.0, 0.0, an);
+          }).error().code == Errc::invalid_argument);
+  CHECK(Spmv::create(rt.context(), ValueType::f32, forced(SpmvKernel(4))).error().code ==
+        Errc::invalid_argument);
+  // The row and stream kernels need no temporary storage.
   CHECK(plan_for(ValueType::f32, row_kernel(true)).temp_bytes(1000, 100000) == 0);
+  CHECK(plan_for(ValueType::f32, stream_kernel()).temp_bytes(1000, 100000) == 0);
   Buffer small = rt.alloc(8).value();
   CHECK(autoplan.record_row_stats(VK_NULL_HANDLE, a.view(), small.view()).error().code ==
         Errc::invalid_argument);
@@ -558,13 +637,14 @@ void check_shared(const test::fs::path& dir) {
     if (test::gpu().caps().shader_float64)
       check_spmv<double>(*m, path.filename().string() + " f64", SpmvOptions{}, 1.0, 0.5, false,
                          true);
-    // The row kernel (forced) and the automatic choice on the same matrix.
+    // The row and stream kernels (forced) and the automatic choice on the same matrix.
     check_spmv<float>(*m, path.filename().string() + " f32 rows", row_kernel(true), 1.0, 0.0);
     check_spmv<float>(*m, path.filename().string() + " f32 auto", automatic(), -1.0, 0.5, false,
                       false, true);
     if (test::gpu().caps().shader_float64)
       check_spmv<double>(*m, path.filename().string() + " f64 rows", row_kernel(true), 1.0, 0.5,
                          false, true);
+    check_spmv<float>(*m, path.filename().string() + " f32 stream", stream_kernel(), 1.0, 0.5);
   }
 }
 }  // namespace

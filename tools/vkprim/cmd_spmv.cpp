@@ -1,8 +1,9 @@
 // `vkprim spmv [FILE...] [--generate KIND:N]`: loads each matrix (Matrix Market or Binsparse;
 // symmetric storage expanded), builds its CSR, runs y = A x on the GPU (median of --runs
 // timestamp-timed runs), validates y against Eigen in f64 and prints a table (--json: records).
-// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows picks the
-// SpMV kernel (auto: from the row-length analysis, as Spmv::analyze); the table says which ran.
+// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows|stream
+// picks the SpMV kernel (auto: from the row-length analysis, as Spmv::analyze); the table says
+// which ran. --items sets SpmvOptions::items_per_invocation (merge tile, stream chunk).
 #include <vkprim/elementwise.hpp>
 #include <vkprim/runtime.hpp>
 #include <vkprim/sparse/device_csr.hpp>
@@ -40,7 +41,7 @@ struct SpmvRow {
   double rel_err2 = 0;  // ||y - y_ref||_2 / ||y_ref||_2
   bool verified = false;
   std::string kernel_option;  // --kernel value this row ran under
-  std::string kernel;     // the kernel that ran ("merge" or "rows")
+  std::string kernel;     // the kernel that ran ("merge", "rows" or "stream")
   uint32_t row_lanes = 0; // lanes per row (row kernel)
   sparse::SpmvRowStats stats;
   double analyze_ms = 0;  // wall time of Spmv::analyze (stats pass + readback)
@@ -50,6 +51,7 @@ struct SpmvCliOptions {
   uint32_t runs = 20;
   std::vector<sparse::SpmvKernel> kernels{sparse::SpmvKernel::automatic};
   uint32_t row_lanes = 0;
+  uint32_t items = 0;  // SpmvOptions::items_per_invocation
 };
 
 double x_value(uint64_t j) { return double(int(gen_hash(j + 12345) % 2001) - 1000) / 1000.0; }
@@ -135,6 +137,7 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
     sparse::SpmvOptions sopt;
     sopt.kernel = kernel;
     sopt.row_lanes = cli.row_lanes;
+    sopt.items_per_invocation = cli.items;
     auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>(), sopt);
     if (!plan) return plan.error();
     VKPRIM_TRY(plan->reserve(a->rows(), a->nnz()));
@@ -193,7 +196,7 @@ void register_spmv(CLI::App& app, Action& action) {
   static std::vector<std::string> files;
   static std::vector<std::string> generate;
   static std::string values = "f32", json_path;
-  static uint32_t runs = 20, row_lanes = 0;
+  static uint32_t runs = 20, row_lanes = 0, items = 0;
   static std::string kernel = "auto";
   cmd->add_option("FILE", files, "Matrix files (.mtx, .mtx.gz, .bsp.h5)");
   cmd->add_option(
@@ -209,12 +212,17 @@ void register_spmv(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--kernel", kernel,
                   "SpMV kernel: auto (row kernel for regular rows, merge path otherwise, from "
-                  "row-length statistics), merge, rows; a comma list (auto,merge,rows) runs "
-                  "each matrix under each")
+                  "row-length statistics), merge, rows, stream (CSR-Stream, only when asked "
+                  "for); a comma list (auto,merge,rows,stream) runs each matrix under each")
       ->capture_default_str();
   cmd->add_option("--row-lanes", row_lanes,
                   "Row kernel: lanes per row (power of two <= subgroup size; 0: from the mean "
                   "row length)")
+      ->capture_default_str();
+  cmd->add_option("--items", items,
+                  "Items per invocation (1..16; 0: tuned default): merge items per tile "
+                  "invocation (merge path), entries per invocation per chunk (stream kernel)")
+      ->check(CLI::Range(0u, 16u))
       ->capture_default_str();
   cmd->add_option("--json", json_path,
                   "Write JSON records to FILE (- for stdout: the table goes to stderr)");
@@ -247,13 +255,16 @@ void register_spmv(CLI::App& app, Action& action) {
           cli.kernels.push_back(sparse::SpmvKernel::merge);
         else if (k == "rows")
           cli.kernels.push_back(sparse::SpmvKernel::rows);
+        else if (k == "stream")
+          cli.kernels.push_back(sparse::SpmvKernel::stream);
         else
           return report(make_error(Errc::invalid_argument,
-                                   "--kernel: '" + k + "' is not auto, merge or rows"),
+                                   "--kernel: '" + k + "' is not auto, merge, rows or stream"),
                         kExitUsage);
         at = comma + 1;
       }
       cli.row_lanes = row_lanes;
+      cli.items = items;
       std::vector<SpmvRow> rows;
       for (const auto& [name, m] : mats) {
         auto r = values == "f64" ? run_one<double>(*rt, name, m, cli)
@@ -320,6 +331,7 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"kernel_option", r.kernel_option},
                          {"kernel", r.kernel},
                          {"row_lanes", r.row_lanes},
+                         {"items", items},
                          {"max_row", r.stats.max_row_length},
                          {"empty_rows", r.stats.empty_rows},
                          {"mean_row", r.stats.mean_row_length()},

@@ -2,7 +2,7 @@
 // (device_csr.hpp), f32 or f64 (f64 where the device has shaderFloat64; Errc::unsupported
 // otherwise).
 //
-// Two kernels (docs/sparse-gpu.md):
+// Three kernels (docs/sparse-gpu.md):
 //
 // * merge path (SpmvKernel::merge), the robust one: merge-based SpMV (Merrill & Garland,
 //   "Merge-based Parallel Sparse Matrix-Vector Multiplication", SC16). The work is the merge of
@@ -25,6 +25,15 @@
 //   this kernel is only for rows of similar length. (On lavapipe, whose llvmpipe compiler
 //   stops any loop after 65535 iterations, a forced row kernel drops the tail of rows longer
 //   than 65535 * 4 * L entries; `automatic` never sends such rows to it.)
+// * stream kernel (SpmvKernel::stream; CSR-Stream, Greathouse & Daga SC14), for regular
+//   matrices, only when forced (`automatic` never picks it): one dispatch, no temporary
+//   storage, no atomics, no subgroup operations. A workgroup of 256 invocations owns 256
+//   consecutive rows; it walks their nonzeros in chunks of 256 * items_per_invocation entries
+//   (8 by default), each staged in shared memory as products A[k] * x[col[k]] by coalesced loads,
+//   and invocation t adds the part of row t of the block lying in the chunk, serially. Balanced
+//   within a workgroup only by nonzeros, so a long row among short ones stalls its workgroup.
+//   (On lavapipe, whose loop cap counts a row's serial sum across chunks, rows longer than
+//   about 65535 * 4 entries, or blocks of more than 65535 chunks, are lost.)
 //
 // Choosing (SpmvOptions::kernel): `automatic` picks from row-length statistics computed once
 // per matrix by analyze() (a small GPU pass over the row pointer, read back): the row kernel
@@ -36,21 +45,24 @@
 // kernel a row-pointer read and a y write, as it costs the merge path a merge item; a matrix
 // of mostly empty rows has a small mean, so a few long rows already send it to the merge path.
 // Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
-// statistics back while recording); `merge` and `rows` force a kernel with or without one. The
-// simple form spmv() and `vkprim spmv` analyze and use `automatic` unless told otherwise.
+// statistics back while recording); `merge`, `rows` and `stream` force a kernel with or
+// without one. The simple form spmv() and `vkprim spmv` analyze and use `automatic` unless
+// told otherwise.
 //
-// Determinism: both kernels give bit-identical results from run to run on a device (every sum
-// has a fixed order and every y element exactly one writer). The two kernels (and the row
+// Determinism: every kernel gives bit-identical results from run to run on a device (every
+// sum has a fixed order and every y element exactly one writer). The kernels (and the row
 // kernel with different L) sum in different orders, so they may differ from each other by
 // rounding; the row kernel's subgroup and shared-memory builds use the same tree and agree
-// bit for bit. Both differ from a serial CPU sum by rounding, within ~ (row length) * eps *
+// bit for bit; the stream kernel sums each row serially in entry order (a serial CPU loop's
+// order). Both differ from a serial CPU sum by rounding, within ~ (row length) * eps *
 // sum |a_ij x_j|.
 //
 // BLAS conventions: beta == 0 means y is not read (NaNs in y do not propagate); alpha == 0 means
 // A and x are not read (y = beta * y).
 //
 // Temporary storage (merge path only): temp_bytes(rows, nnz) tells what a call needs (a few
-// words per tile of Spmv::tile_items() rows + nonzeros; 0 for a plan forced to the row kernel);
+// words per tile of Spmv::tile_items() rows + nonzeros; 0 for a plan forced to the row or
+// stream kernel);
 // pass a buffer that large, or call reserve() once and pass none. Calls sharing a temp buffer
 // are ordered by the barrier each call records first.
 //
@@ -73,8 +85,9 @@ enum class SpmvKernel : uint32_t {
   automatic = 0,  // from SpmvAnalysis when one is given, else the merge path
   merge = 1,      // merge path (robust on any row-length distribution)
   rows = 2,       // row kernel (regular rows)
+  stream = 3,     // stream kernel (regular rows; only when forced)
 };
-const char* to_string(SpmvKernel k);  // "auto", "merge", "rows"
+const char* to_string(SpmvKernel k);  // "auto", "merge", "rows", "stream"
 
 struct SpmvOptions {
   // Use subgroup operations where the device has them (in-tile scan: shuffles, ballot; row
@@ -83,9 +96,11 @@ struct SpmvOptions {
   // Tile shape: invocations per workgroup (32..1024, a power of two) and merge items per
   // invocation (1..16). 0: the tuned default for the value type and the device's shared memory.
   // Small tiles are a testing aid: they make rows cross many tile boundaries on small matrices.
+  // The stream kernel takes items_per_invocation as its chunk's entries per invocation (its
+  // workgroup is always 256).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
-  // Kernel choice. A plan builds the pipelines of the kernels it may run: both under
+  // Kernel choice. A plan builds the pipelines of the kernels it may run: merge and rows under
   // `automatic`, one otherwise.
   SpmvKernel kernel = SpmvKernel::automatic;
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
@@ -105,7 +120,7 @@ struct SpmvRowStats {
 // What record() will run for one matrix: the statistics and the kernel chosen from them.
 struct SpmvAnalysis {
   SpmvRowStats stats;
-  SpmvKernel kernel = SpmvKernel::merge;  // merge or rows, never automatic
+  SpmvKernel kernel = SpmvKernel::merge;  // merge or rows (stream when forced), never automatic
   uint32_t row_lanes = 1;                 // lanes per row when kernel == rows
 };
 
