@@ -8,7 +8,7 @@
 // HIST_SHARED: privatized in shared memory (HIST_BINS, specialization constant 2, >= bins),
 // flushed to the zeroed global histogram by atomics on nonzero bins; otherwise (more bins than
 // shared memory holds) global atomics directly. Workgroups visit tiles grid-stride; no barrier
-// inside the loop; a full tile's loads are all issued before its first atomic.
+// inside the loop.
 #include "vkprim.glsl"
 
 layout(push_constant) uniform Push {
@@ -59,15 +59,9 @@ void main() {
   const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
   FOR_EACH_TILE(tile, tiles) {
     const uint64_t base = uint64_t(tile) * tile_items + lid;
-    if (base + (ITEMS - 1u) * WG_SIZE < n) {
-      uint x[ITEMS];  // full tile: every load in flight before the first atomic
-      for (uint k = 0u; k < ITEMS; ++k) x[k] = samples.v[uint(base) + k * WG_SIZE];
-      for (uint k = 0u; k < ITEMS; ++k) count_sample(x[k]);
-    } else {
-      for (uint k = 0u; k < ITEMS; ++k) {
-        const uint64_t i = base + k * WG_SIZE;
-        if (i < n) count_sample(samples.v[uint(i)]);
-      }
+    for (uint k = 0u; k < ITEMS; ++k) {
+      const uint64_t i = base + k * WG_SIZE;
+      if (i < n) count_sample(samples.v[uint(i)]);
     }
   }
 #if defined(HIST_SHARED)

@@ -77,19 +77,20 @@ uint ts_read(StateBuf st, uint tile, out TS_VALUE a) {
 // input: what a look-back falls back to when a predecessor does not publish in time.
 TS_VALUE reduce_tile_part(uint tile, uint part, uint parts);
 
+shared TS_VALUE lb_acc;
+
 // Look-back with the whole workgroup, through shared memory and no subgroup operations (a
 // subgroup-only variant driven by ballots measured 1.6x slower on an H100, and subgroup
 // operations inside this loop broke on lavapipe). Per step, invocations 0..LB_WINDOW-1 read a
 // window of predecessors (nearest first) and mark, by one shared atomicMin, the nearest that
-// ends this step: an inclusive prefix (done) or one not ready (blocked). After one barrier every
-// invocation combines the window's values up to that point itself, nearest-first (the same
-// reads and the same order in all of them: the result and the loop's control flow stay
-// uniform), so a step costs two barriers. The stop marker is double-buffered by step parity:
-// the one a step resets was last read before that step's first barrier. All invocations must
-// call it in uniform control flow.
+// ends this step: an inclusive prefix (done) or one not ready (blocked). Invocation 0 then
+// combines the window's values up to that point only, nearest-first. All invocations must call
+// it in uniform control flow.
 #define LB_WINDOW 32u
 shared TS_VALUE lb_val[LB_WINDOW];
-shared uint lb_stop[2];  // per step parity: (window position << 2) | LB_STOP_*, the smallest
+shared uint lb_stop;  // (window position << 2) | LB_STOP_*, the smallest of the step
+shared uint lb_status;
+shared uint lb_next;
 #define LB_STOP_INCLUSIVE 0u
 #define LB_STOP_BLOCKED 1u
 #define LB_STOP_NONE 2u  // the whole window held aggregates
@@ -100,31 +101,40 @@ TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit) {
   uint j = tile - 1u;        // the nearest predecessor not yet combined
   uint blocked_on = 0xFFFFFFFFu;
   uint spins = 0u;
-  TS_VALUE acc = ts_identity();
-  if (lid == 0u) lb_stop[0] = (LB_WINDOW << 2) | LB_STOP_NONE;
-  for (uint step = 0u;; step ^= 1u) {
-    barrier();  // lb_val and lb_stop[step ^ 1] are no longer read
+  if (lid == 0u) {
+    lb_acc = ts_identity();
+    lb_stop = (LB_WINDOW << 2) | LB_STOP_NONE;
+  }
+  for (;;) {
+    barrier();
     if (lid < LB_WINDOW && lid <= j) {
       TS_VALUE v;
       const uint f = ts_read(st, j - lid, v);
       lb_val[lid] = v;
-      // Tile 0's aggregate is its inclusive prefix.
-      if (f == TS_NOT_READY) atomicMin(lb_stop[step], (lid << 2) | LB_STOP_BLOCKED);
-      else if (f == TS_INCLUSIVE || j - lid == 0u) atomicMin(lb_stop[step], (lid << 2) | LB_STOP_INCLUSIVE);
+      // Tile 0's aggregate is its inclusive prefix; the window's last entry (tile 0, or the
+      // window's end) stops the step too.
+      if (f == TS_NOT_READY) atomicMin(lb_stop, (lid << 2) | LB_STOP_BLOCKED);
+      else if (f == TS_INCLUSIVE || j - lid == 0u) atomicMin(lb_stop, (lid << 2) | LB_STOP_INCLUSIVE);
     }
-    if (lid == 0u) lb_stop[step ^ 1u] = (LB_WINDOW << 2) | LB_STOP_NONE;
     barrier();
-    // The window always reaches tile 0 when it holds it, and tile 0 always stops a step, so
-    // `stop <= j` unless the whole window held aggregates (stop == LB_WINDOW <= j).
-    const uint stop = lb_stop[step] >> 2, why = lb_stop[step] & 3u;
-    for (uint w = 0u; w < stop; ++w) acc = ts_combine(lb_val[w], acc);
-    if (why == LB_STOP_INCLUSIVE) {
-      acc = ts_combine(lb_val[stop], acc);
-      break;
+    if (lid == 0u) {
+      const uint stop = lb_stop >> 2, why = lb_stop & 3u;
+      const uint last = min(min(stop, LB_WINDOW), j + 1u);  // entries [0, last) are aggregates
+      TS_VALUE acc = lb_acc;
+      for (uint w = 0u; w < last; ++w) acc = ts_combine(lb_val[w], acc);
+      if (why == LB_STOP_INCLUSIVE) acc = ts_combine(lb_val[stop], acc);
+      lb_acc = acc;
+      // 0: keep going from lb_next, 1: blocked at lb_next, 2: done
+      lb_status = why == LB_STOP_INCLUSIVE ? 2u : why == LB_STOP_BLOCKED ? 1u : 0u;
+      lb_next = j - last;
+      lb_stop = (LB_WINDOW << 2) | LB_STOP_NONE;
     }
-    const uint next = j - stop;  // blocked on it, or the nearest not yet read
+    barrier();
+    const uint status = lb_status;
+    const uint next = lb_next;
+    if (status == 2u) break;
     bool fall_back = false;
-    if (why == LB_STOP_BLOCKED) {
+    if (status == 1u) {
       if (next != blocked_on) {
         blocked_on = next;
         spins = 0u;
@@ -134,7 +144,8 @@ TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit) {
     }
     if (fall_back) {
       // Decoupled fallback: do the blocking tile's reduction here.
-      acc = ts_combine(ts_workgroup_reduce(reduce_tile_part(next, lid, gl_WorkGroupSize.x)), acc);
+      const TS_VALUE t = ts_workgroup_reduce(reduce_tile_part(next, lid, gl_WorkGroupSize.x));
+      if (lid == 0u) lb_acc = ts_combine(t, lb_acc);
       if (next == 0u) break;
       blocked_on = 0xFFFFFFFFu;
       spins = 0u;
@@ -143,8 +154,10 @@ TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit) {
       j = next;
     }
   }
-  barrier();  // the shared state may be reused by the caller
-  return acc;
+  barrier();
+  TS_VALUE result = lb_acc;
+  barrier();
+  return result;
 }
 
 #endif
