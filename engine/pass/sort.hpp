@@ -1,5 +1,5 @@
 // Pass layer for radix sort: push-constant blocks mirroring shaders/radix_histogram.comp,
-// radix_upsweep.comp and radix_downsweep.comp.
+// radix_upsweep.comp, radix_downsweep.comp and radix_onesweep.comp.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +25,16 @@ struct RadixDownsweepPush {
 };
 static_assert(offsetof(RadixDownsweepPush, n) == 56 && offsetof(RadixDownsweepPush, copy) == 80);
 
+struct RadixOnesweepPush {
+  uint64_t keys_in, keys_out, values_in, values_out, hist, state, clear, count;
+  uint32_t n, tiles, flags, shift, bits, pass, spin_limit, stall_period;
+};
+static_assert(offsetof(RadixOnesweepPush, n) == 64 && offsetof(RadixOnesweepPush, stall_period) == 92);
+
+// Onesweep look-back state (radix_onesweep.comp): per pass, a 4-word header (word 0: the tile
+// counter) and 256 words per tile, each 2 flag bits | a 30-bit count.
+inline constexpr uint64_t kRadixOnesweepHeaderWords = 4;
+
 // Key flags (common/radix.glsl): bits 0-1 the key kind, bit 2 descending.
 inline constexpr uint32_t kRadixUnsigned = 0u;
 inline constexpr uint32_t kRadixSigned = 1u;
@@ -34,5 +44,6 @@ inline constexpr uint32_t kRadixDescending = 4u;
 inline constexpr uint32_t kRadixHistogramPushBytes = 44;
 inline constexpr uint32_t kRadixUpsweepPushBytes = 56;
 inline constexpr uint32_t kRadixDownsweepPushBytes = 84;
+inline constexpr uint32_t kRadixOnesweepPushBytes = 96;
 
 }  // namespace vkprim::detail

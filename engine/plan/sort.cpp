@@ -1,13 +1,20 @@
-// RadixSort: LSD radix sort, reduce-then-scan per 8-bit digit (Merrill & Grimshaw 2011, "High
-// performance and scalable radix sorting"), with Onesweep's upfront histogram of every digit
+// RadixSort: LSD radix sort per 8-bit digit, with Onesweep's upfront histogram of every digit
 // (Adinets & Merrill 2022) used to turn passes in which all keys share a digit into copies,
-// decided on the GPU. Per sort:
-//   fill(hist, 0) -> radix_histogram
-//   per digit pass p: radix_upsweep (per-tile digit counts, digit-major)
-//                     -> Scan::exclusive of the counts, in place
-//                     -> radix_downsweep (stable rank within the tile + scatter; or a copy)
-// The downsweep ranks by a subgroup match multisplit (_sg) where the device has ballots and the
-// layout fits (see create()), else by 2-bit split scans (_wg); tuning.hpp describes both.
+// decided on the GPU. Two algorithms (include/vkprim/sort.hpp; choose_algorithm picks one per
+// call). Per sort:
+//   reduce-then-scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
+//     fill(hist, 0) -> radix_histogram
+//     per digit pass p: radix_upsweep (per-tile digit counts, digit-major)
+//                       -> Scan::exclusive of the counts, in place
+//                       -> radix_downsweep (stable rank within the tile + scatter; or a copy)
+//   onesweep:
+//     fill(hist, pass counters, state region 0; 0) -> radix_histogram
+//     per digit pass p: radix_onesweep (rank, publish the tile's digit counts, look back per
+//                       digit with decoupled fallback, scatter; or a copy), using state region
+//                       p % 2 and zeroing region (p + 1) % 2 tile by tile for the next pass
+// The rank (common/radix_rank.glsl) is a subgroup match multisplit (_sg) where the device has
+// ballots and the layout fits (see create()), else 2-bit split scans (_wg); tuning.hpp
+// describes both.
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written.
 #include "core/temp_storage.hpp"
@@ -28,13 +35,24 @@ namespace {
 std::string str(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
+// The algorithm a sort of at most n keys runs. automatic: reduce-then-scan until onesweep has
+// been measured against it (the rule to set goes here). onesweep's state words hold 30-bit
+// counts: beyond kRadixOnesweepMaxKeys it sorts by reduce-then-scan.
+SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n) {
+  if (requested == SortAlgorithm::onesweep && n <= tuning::kRadixOnesweepMaxKeys) return SortAlgorithm::onesweep;
+  return SortAlgorithm::reduce_then_scan;
+}
+
 struct SortPlan {
   const ContextImpl* ctx = nullptr;
   ValueType key_type = ValueType::u32;
   uint32_t key_bytes = 4, value_bytes = 0, key_flags = 0;
   bool subgroup = false;
+  SortAlgorithm requested = SortAlgorithm::automatic;
+  uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0;
   uint32_t wg = tuning::kRadixWorkgroup, items = tuning::kRadixItems;
   Pipeline histogram, upsweep, downsweep_keys, downsweep_pairs;
+  Pipeline onesweep_keys, onesweep_pairs;  // only where onesweep may run
   std::optional<Scan> scan;  // u32 exclusive sum of the digit counts
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
@@ -43,16 +61,26 @@ struct SortPlan {
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
   uint64_t counts_words(uint64_t n) const { return 256 * tiles(n); }
+  SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n); }
 
-  // Temp layout: [histogram: 8 passes x 256 u32] [digit counts] [scan temp] [keys] [values].
+  // Temp layout, reduce-then-scan: [histogram: 8 passes x 256 u32] [digit counts] [scan temp]
+  // [keys] [values]; onesweep: [histogram] [state 0] [state 1] [keys] [values], state regions
+  // of a 4-word header (the tile counter) and 256 words per tile.
   struct Layout {
-    uint64_t hist = 0, counts = 0, scan = 0, keys = 0, values = 0, total = 0;
+    uint64_t hist = 0, counts = 0, scan = 0, state0 = 0, state1 = 0, keys = 0, values = 0, total = 0;
   };
+  uint64_t state_bytes(uint64_t n) const { return align16((kRadixOnesweepHeaderWords + counts_words(n)) * 4); }
   Layout layout(uint64_t n) const {
     Layout l;
-    l.counts = 8 * 256 * 4;
-    l.scan = l.counts + align16(counts_words(n) * 4);
-    l.keys = l.scan + align16(scan->temp_bytes(counts_words(n)));
+    if (algorithm(n) == SortAlgorithm::onesweep) {
+      l.state0 = 8 * 256 * 4;
+      l.state1 = l.state0 + state_bytes(n);
+      l.keys = l.state1 + state_bytes(n);
+    } else {
+      l.counts = 8 * 256 * 4;
+      l.scan = l.counts + align16(counts_words(n) * 4);
+      l.keys = l.scan + align16(scan->temp_bytes(counts_words(n)));
+    }
     l.values = l.keys + align16(n * key_bytes);
     l.total = l.values + align16(n * value_bytes);
     return l;
@@ -135,13 +163,36 @@ struct SortPlan {
       down.dispatch(cmd, &p, gx, gy);
       return {};
     }
+    const bool onesweep = algorithm(n) == SortAlgorithm::onesweep;
     const uint64_t hist = temp->address + l.hist, counts = temp->address + l.counts;
-    VKPRIM_TRY(fill->record(cmd, temp->sub(l.hist, passes * 256 * 4), uint32_t(0)));
+    // onesweep: the histogram, then (contiguous) the first pass's state region.
+    const uint64_t zero_bytes = onesweep ? l.state1 - l.hist : passes * 256 * 4;
+    VKPRIM_TRY(fill->record(cmd, temp->sub(l.hist, zero_bytes), uint32_t(0)));
     compute_to_compute_barrier(*ctx, cmd);
     RadixHistogramPush hp{keys_in.address, hist, count_addr, uint32_t(n), key_flags, begin_bit, end_bit, passes};
     const uint32_t hgroups = std::min(grid_groups(*ctx, n, histogram.tile_items()), tuning::kRadixHistogramGroups);
     histogram.dispatch(cmd, &hp, hgroups);
     compute_to_compute_barrier(*ctx, cmd);
+
+    if (onesweep) {
+      const Pipeline& one = pairs ? onesweep_pairs : onesweep_keys;
+      uint64_t src_k = keys_in.address, src_v = vin;
+      for (uint32_t p = 0; p < passes; ++p) {
+        const bool to_out = (passes - 1 - p) % 2 == 0;
+        const uint64_t dst_k = to_out ? keys_out.address : temp->address + l.keys;
+        const uint64_t dst_v = !pairs ? 0 : to_out ? vout : temp->address + l.values;
+        const uint32_t shift = begin_bit + 8 * p, bits = std::min(8u, end_bit - shift);
+        const uint64_t state = temp->address + (p % 2 ? l.state1 : l.state0);
+        const uint64_t clear = p + 1 < passes ? temp->address + (p % 2 ? l.state0 : l.state1) : 0;
+        RadixOnesweepPush op{src_k, dst_k, src_v, dst_v, hist, state, clear, count_addr,
+                             uint32_t(n), nt, key_flags, shift, bits, p, spin_limit, stall_period};
+        one.dispatch(cmd, &op, gx, gy);
+        if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
+        src_k = dst_k;
+        src_v = dst_v;
+      }
+      return {};
+    }
 
     const BufferView counts_view = temp->sub(l.counts, counts_words(n) * 4);
     const BufferView scan_temp = temp->sub(l.scan, l.keys - l.scan);
@@ -195,6 +246,11 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     case ValueType::f32: case ValueType::f64: plan->key_flags = detail::kRadixFloat; break;
   }
   if (o.descending) plan->key_flags |= detail::kRadixDescending;
+  plan->requested = o.algorithm;
+  if (o.spin_limit) plan->spin_limit = o.spin_limit;
+  plan->stall_period = o.debug_stall_period;
+  // Whether any call may run onesweep (then its shared memory must fit too).
+  const bool may_onesweep = detail::choose_algorithm(o.algorithm, 1) == SortAlgorithm::onesweep;
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
   // that tile the workgroup; its per-subgroup digit counters (gl_NumSubgroups * 128 words)
   // share the tile's staging array, so the smallest subgroup times the items must reach 128.
@@ -204,7 +260,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
                       caps.max_subgroup_size <= plan->wg && plan->wg % caps.max_subgroup_size == 0;
   auto fits = [&](uint32_t items, bool sg) {
     if (sg && caps.min_subgroup_size * items < 128) return false;
-    return detail::tuning::radix_downsweep_shared_bytes(plan->wg, items, sg) <= caps.max_shared_memory;
+    return detail::tuning::radix_downsweep_shared_bytes(plan->wg, items, sg) <= caps.max_shared_memory &&
+           (!may_onesweep || detail::tuning::radix_onesweep_shared_bytes(plan->wg, items, sg) <= caps.max_shared_memory);
   };
   plan->items = 0;
   for (bool sg : {sg_ops, false}) {
@@ -218,7 +275,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   if (!plan->items)
     return make_error(Errc::unsupported,
                       "RadixSort: needs " +
-                          std::to_string(detail::tuning::radix_downsweep_shared_bytes(
+                          std::to_string((may_onesweep ? detail::tuning::radix_onesweep_shared_bytes
+                                                       : detail::tuning::radix_downsweep_shared_bytes)(
                               plan->wg, detail::tuning::kRadixItemsSmallShared, false)) +
                           " bytes of shared memory, the device has " + std::to_string(caps.max_shared_memory));
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
@@ -242,6 +300,18 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     if (!dp) return dp.error();
     plan->downsweep_pairs = std::move(*dp);
   }
+  if (may_onesweep) {
+    auto one = detail::Pipeline::create_variant(*plan->ctx, "radix_onesweep" + k + "_v0" + sg,
+                                                detail::kRadixOnesweepPushBytes, plan->wg, plan->items, plan->subgroup);
+    if (!one) return one.error();
+    plan->onesweep_keys = std::move(*one);
+    if (o.value_bytes) {
+      auto op = detail::Pipeline::create_variant(*plan->ctx, "radix_onesweep" + k + "_v" + std::to_string(o.value_bytes / 4) + sg,
+                                                 detail::kRadixOnesweepPushBytes, plan->wg, plan->items, plan->subgroup);
+      if (!op) return op.error();
+      plan->onesweep_pairs = std::move(*op);
+    }
+  }
   ScanOptions so;
   so.use_subgroup_ops = o.use_subgroup_ops;
   auto scan = Scan::create(context, ValueType::u32, ScanOp::sum, so);
@@ -252,6 +322,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   plan->fill.emplace(std::move(*fill));
   return RadixSort(std::move(plan));
 }
+
+SortAlgorithm RadixSort::algorithm(uint64_t n) const { return plan_->algorithm(n); }
 
 uint64_t RadixSort::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
 

@@ -59,6 +59,21 @@ constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, boo
   return subgroup ? (tile + 256 + tile / 128) * 4 + 4 : (tile + tile / 32) * 4 + 2 * 256 * 4 + scan + 4;
 }
 
+// Onesweep (shaders/radix_onesweep.comp): the same tiles and ranking as the downsweep, plus the
+// tile's digit counts, the global digit offsets and the fallback's digit counts (3 x 256 u32)
+// and a few words of look-back control. Needs a workgroup of at least 256 invocations (one
+// per digit in the look-back). A pass's state words hold 30-bit counts: onesweep sorts at most
+// kRadixOnesweepMaxKeys keys; the plan takes reduce-then-scan beyond.
+static_assert(kRadixWorkgroup >= 256);
+inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
+constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup) {
+  return radix_downsweep_shared_bytes(wg, items, subgroup) + 3 * 256 * 4 + 16;
+}
+// Look-back: reads of one predecessor's word that is not ready before the workgroup counts that
+// tile's digits itself. Each is one volatile load (~0.5 us on an H100), so this waits about as
+// long as the scan's kSpinLimit look-back steps before falling back.
+inline constexpr uint32_t kRadixSpinLimit = 2048;
+
 // Compaction: one tile of 256 invocations x 16 elements per workgroup in both passes.
 inline constexpr uint32_t kSelectWorkgroup = 256;
 inline constexpr uint32_t kSelectItems = 16;

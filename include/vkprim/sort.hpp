@@ -9,25 +9,42 @@
 // keep their input order. begin_bit == end_bit (nonzero) copies.
 // Values: 4 or 8 bytes, in their own buffer, permuted with their keys.
 //
-// Algorithm: reduce-then-scan per 8-bit digit (Merrill & Grimshaw 2011, "High performance and
-// scalable radix sorting"): per pass, per-tile digit counts, one exclusive scan of them
-// (vkprim::Scan), then a stable rank within the tile and a scatter. The rank, where the device
-// has subgroup ballots (and SortOptions::use_subgroup_ops): a match-based multisplit as in
-// Onesweep (Adinets & Merrill 2022): subgroup-striped coalesced loads, one ballot per digit bit
-// to find the lanes with the same digit, per-subgroup digit counters in shared memory; keys and
-// values are then staged through shared memory in sorted order so that the scatter writes each
-// digit's run of the tile with consecutive addresses. Any subgroup size from 8 (with 16 keys
-// per invocation) to 128; smaller subgroups, or no subgroup operations, take 2-bit split scans
-// in shared memory instead (Satish, Harris & Garland 2009). An upfront histogram of every digit
-// (as in Onesweep) lets each pass find out on the GPU that all keys share its digit and copy
-// instead. One tile per workgroup, no inter-workgroup waiting: it cannot hang. Traffic per
-// pass: keys read twice and written once (+ values read and written once); ceil((end_bit -
-// begin_bit) / 8) passes, plus one read for the histogram. Onesweep's single-pass look-back
-// variant (read once per pass) is not implemented yet.
+// Algorithms (SortOptions::algorithm), both LSD over 8-bit digits of the transformed key,
+// ceil((end_bit - begin_bit) / 8) digit passes, after one upfront histogram of every digit (as
+// in Onesweep; one read of the keys) that lets each pass find out on the GPU that all keys
+// share its digit and copy instead. Both are stable and hang-free.
+// - reduce_then_scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
+//   per pass, per-tile digit counts (keys read), one exclusive scan of them (vkprim::Scan), then
+//   a stable rank within the tile and a scatter (keys read again). One tile per workgroup, no
+//   inter-workgroup waiting. Traffic per pass: keys read twice and written once (+ values read
+//   and written once), + the counts (256 u32 per tile) written, scanned and read.
+// - onesweep (Adinets & Merrill 2022, "Onesweep: A Faster Least Significant Digit Radix Sort for
+//   GPUs"): per pass ONE dispatch: each tile reads its keys once, ranks them, publishes its 256
+//   digit counts, obtains each digit's global offset by decoupled look-back over its
+//   predecessors' counts (tile 0 starts from the exclusive scan of the upfront histogram), and
+//   scatters. Traffic per pass: keys read once and written once (+ values), + 256 state words
+//   per tile written and read by the look-back. Hang-proof as the single-pass scan: a tile that
+//   waits too long on a predecessor counts that tile's digits itself from its keys (decoupled
+//   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
+//   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
+//   call from n, or from the maximum of a Count::on_device).
+// - automatic: reduce-then-scan for now (the rule lives in one function, choose_algorithm in
+//   engine/plan/sort.cpp).
+// The rank, where the device has subgroup ballots (and SortOptions::use_subgroup_ops): a
+// match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
+// bit to find the lanes with the same digit, per-subgroup digit counters in shared memory; keys
+// and values are then staged through shared memory in sorted order so that the scatter writes
+// each digit's run of the tile with consecutive addresses. Any subgroup size from 8 (with 16
+// keys per invocation) to 128; smaller subgroups, or no subgroup operations, take 2-bit split
+// scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms use the same
+// ranking code (shaders/common/radix_rank.glsl).
 //
 // Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
-// n * (key + value bytes) + n / 16 * 4 bytes.
+// n * (key + value bytes) + 8 KiB, plus reduce-then-scan: n / 16 * 4 bytes (digit counts, 256
+// u32 per tile of 4096 keys) and the scan's temporary storage; onesweep: two look-back state
+// regions of n / 16 * 4 bytes each (passes alternate between them; each pass zeroes the next
+// pass's region as it goes, so only the first is filled up front).
 // Synchronization owed by the caller: as for elementwise.hpp. Inputs are not modified.
 #pragma once
 
@@ -39,10 +56,19 @@
 
 namespace vkprim {
 
+enum class SortAlgorithm { automatic, onesweep, reduce_then_scan };
+
 struct SortOptions {
   bool descending = false;
   uint32_t value_bytes = 0;     // 0: keys only; 4 or 8: key-value pairs (else invalid_argument)
   bool use_subgroup_ops = true; // as ScanOptions::use_subgroup_ops
+  SortAlgorithm algorithm = SortAlgorithm::automatic;
+  // Testing aids for onesweep's look-back, as ScanOptions: tiles whose id % debug_stall_period
+  // is debug_stall_period - 1 never publish their digit counts, so successors must take the
+  // fallback path; spin_limit bounds the re-reads of a predecessor's word that is not ready
+  // before falling back (0: default).
+  uint32_t debug_stall_period = 0;
+  uint32_t spin_limit = 0;
 };
 
 namespace detail {
@@ -53,6 +79,8 @@ class RadixSort {
  public:
   static Result<RadixSort> create(const Context& ctx, ValueType key_type,
                                   const SortOptions& options = {});
+  // The algorithm a sort of (at most) n keys runs: never automatic.
+  SortAlgorithm algorithm(uint64_t n) const;
   uint64_t temp_bytes(uint64_t max_n) const;
   Status reserve(uint64_t max_n);
 

@@ -1,7 +1,9 @@
 // Radix sort against std::stable_sort on a CPU twin of the key transformation: every key type,
 // ascending and descending, bit windows, keys only and pairs (stability checked through the
 // values), awkward sizes, every tail length across one tile, counts read from the GPU, and the
-// argument checks. Outputs are poisoned first; nothing past n may be written.
+// argument checks; for both algorithms (reduce-then-scan and onesweep), and onesweep with tiles
+// that never publish (the look-back's decoupled fallback). Outputs are poisoned first; nothing
+// past n may be written.
 #include "gpu.hpp"
 
 #include <catch2/catch.hpp>
@@ -46,11 +48,16 @@ std::vector<uint32_t> reference_order(const std::vector<K>& keys, bool descendin
 template <class K>
 bool same_bits(K a, K b) { return std::memcmp(&a, &b, sizeof(K)) == 0; }
 
+constexpr SortAlgorithm kAlgorithms[] = {SortAlgorithm::reduce_then_scan, SortAlgorithm::onesweep};
+const char* name(SortAlgorithm a) { return a == SortAlgorithm::onesweep ? "onesweep" : "reduce-then-scan"; }
+
 struct Case {
   bool descending = false;
   bool subgroup = true;
   uint32_t value_bytes = 0;  // 0: keys only
   uint32_t begin = 0, end = 0;
+  SortAlgorithm algorithm = SortAlgorithm::reduce_then_scan;
+  uint32_t stall_period = 0, spin_limit = 0;  // onesweep's testing aids
 };
 
 // Sorts `keys` (with values = the index, as u32 or u64, when pairs) and checks against the
@@ -107,6 +114,9 @@ RadixSort make_sort(Runtime& rt, const Case& c) {
   o.descending = c.descending;
   o.value_bytes = c.value_bytes;
   o.use_subgroup_ops = c.subgroup;
+  o.algorithm = c.algorithm;
+  o.debug_stall_period = c.stall_period;
+  o.spin_limit = c.spin_limit;
   return RadixSort::create(rt.context(), value_type_of<K>(), o).value();
 }
 
@@ -141,16 +151,19 @@ void sort_matrix() {
   if (value_type_of<K>() == ValueType::f64 && !rt.caps().shader_float64) {
     // f64 keys are sorted as bits: no float arithmetic is needed, so this runs anyway.
   }
-  for (bool descending : {false, true}) {
-    for (bool sg : {true, false}) {
-      Case c;
-      c.descending = descending;
-      c.subgroup = sg;
-      c.value_bytes = 4;
-      auto sort = make_sort<K>(rt, c);
-      for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kTile - 1, kTile, kTile + 1, 3 * kTile + 17, uint64_t(70001)}) {
-        INFO(to_string(value_type_of<K>()) << " descending=" << descending << " subgroup=" << sg << " n=" << n);
-        check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + descending), c);
+  for (SortAlgorithm alg : kAlgorithms) {
+    for (bool descending : {false, true}) {
+      for (bool sg : {true, false}) {
+        Case c;
+        c.descending = descending;
+        c.subgroup = sg;
+        c.value_bytes = 4;
+        c.algorithm = alg;
+        auto sort = make_sort<K>(rt, c);
+        for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kTile - 1, kTile, kTile + 1, 3 * kTile + 17, uint64_t(70001)}) {
+          INFO(name(alg) << " " << to_string(value_type_of<K>()) << " descending=" << descending << " subgroup=" << sg << " n=" << n);
+          check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + descending), c);
+        }
       }
     }
   }
@@ -174,9 +187,11 @@ TEST_CASE("radix sort f32 key order is the documented total order", "[sort]") {
                                    L::denorm_min(), 1.0f, L::infinity(), nan};
   std::vector<float> shuffled = {1.0f, nan, -0.0f, -L::infinity(), 0.0f, -nan, L::denorm_min(),
                                  L::infinity(), -1.0f, -L::denorm_min()};
-  for (bool descending : {false, true}) {
+  for (auto [descending, alg] : {std::pair{false, SortAlgorithm::reduce_then_scan}, {true, SortAlgorithm::reduce_then_scan},
+                                 {false, SortAlgorithm::onesweep}, {true, SortAlgorithm::onesweep}}) {
     Case c;
     c.descending = descending;
+    c.algorithm = alg;
     auto sort = make_sort<float>(rt, c);
     auto in = rt.upload(shuffled).value();
     Buffer out = test::poisoned(rt, 40);
@@ -185,7 +200,7 @@ TEST_CASE("radix sort f32 key order is the documented total order", "[sort]") {
     auto got = rt.download<float>(out, 10).value();
     for (size_t i = 0; i < 10; ++i) {
       const float w = descending ? want[9 - i] : want[i];
-      INFO("descending=" << descending << " i=" << i << " got " << got[i] << " want " << w);
+      INFO(name(alg) << " descending=" << descending << " i=" << i << " got " << got[i] << " want " << w);
       CHECK(same_bits(got[i], w));
     }
   }
@@ -193,93 +208,105 @@ TEST_CASE("radix sort f32 key order is the documented total order", "[sort]") {
 
 TEST_CASE("radix sort pairs are stable on low-entropy and all-equal keys", "[sort][stable]") {
   auto& rt = test::gpu();
-  for (uint32_t vb : {4u, 8u}) {
+  for (SortAlgorithm alg : kAlgorithms) {
+    for (uint32_t vb : {4u, 8u}) {
+      for (bool sg : {true, false}) {
+        Case c;
+        c.value_bytes = vb;
+        c.subgroup = sg;
+        c.algorithm = alg;
+        auto sort = make_sort<uint32_t>(rt, c);
+        const uint64_t n = 5 * kTile + 123;
+        std::vector<uint32_t> low(n), equal(n, 0x5A5A5A5Au), small(n);
+        for (uint64_t i = 0; i < n; ++i) {
+          low[i] = test::hash32(i, 1) & test::hash32(i, 2) & test::hash32(i, 3);  // AND of three words
+          small[i] = test::hash32(i, 4) % 1000;  // high digits all zero: those passes are skipped
+        }
+        INFO(name(alg) << " value_bytes=" << vb << " subgroup=" << sg);
+        check_sort(rt, sort, low, c);
+        check_sort(rt, sort, equal, c);
+        check_sort(rt, sort, small, c);
+        Case d = c;
+        d.descending = true;
+        auto desc = make_sort<uint32_t>(rt, d);
+        check_sort(rt, desc, low, d);
+        check_sort(rt, desc, equal, d);
+      }
+    }
+    // 64-bit keys with 64-bit values, a few distinct keys, both rankings.
     for (bool sg : {true, false}) {
       Case c;
-      c.value_bytes = vb;
+      c.value_bytes = 8;
       c.subgroup = sg;
-      auto sort = make_sort<uint32_t>(rt, c);
-      const uint64_t n = 5 * kTile + 123;
-      std::vector<uint32_t> low(n), equal(n, 0x5A5A5A5Au), small(n);
-      for (uint64_t i = 0; i < n; ++i) {
-        low[i] = test::hash32(i, 1) & test::hash32(i, 2) & test::hash32(i, 3);  // AND of three words
-        small[i] = test::hash32(i, 4) % 1000;  // high digits all zero: those passes are skipped
-      }
-      INFO("value_bytes=" << vb << " subgroup=" << sg);
-      check_sort(rt, sort, low, c);
-      check_sort(rt, sort, equal, c);
-      check_sort(rt, sort, small, c);
-      Case d = c;
-      d.descending = true;
-      auto desc = make_sort<uint32_t>(rt, d);
-      check_sort(rt, desc, low, d);
-      check_sort(rt, desc, equal, d);
+      c.algorithm = alg;
+      auto sort = make_sort<uint64_t>(rt, c);
+      std::vector<uint64_t> keys(3 * kTile + 5);
+      for (uint64_t i = 0; i < keys.size(); ++i) keys[i] = uint64_t(test::hash32(i, 8) % 5) << 40;
+      INFO(name(alg) << " u64 keys, u64 values, subgroup=" << sg);
+      check_sort(rt, sort, keys, c);
     }
-  }
-  // 64-bit keys with 64-bit values, a few distinct keys, both rankings.
-  for (bool sg : {true, false}) {
-    Case c;
-    c.value_bytes = 8;
-    c.subgroup = sg;
-    auto sort = make_sort<uint64_t>(rt, c);
-    std::vector<uint64_t> keys(3 * kTile + 5);
-    for (uint64_t i = 0; i < keys.size(); ++i) keys[i] = uint64_t(test::hash32(i, 8) % 5) << 40;
-    INFO("u64 keys, u64 values, subgroup=" << sg);
-    check_sort(rt, sort, keys, c);
   }
 }
 
 TEST_CASE("radix sort bit windows sort only the bits asked for", "[sort][bits]") {
   auto& rt = test::gpu();
-  for (auto [begin, end] : {std::pair{0u, 12u}, {4u, 20u}, {3u, 29u}, {8u, 8u}, {0u, 1u}, {31u, 32u}, {24u, 32u}}) {
-    for (bool descending : {false, true}) {
+  for (SortAlgorithm alg : kAlgorithms) {
+    for (auto [begin, end] : {std::pair{0u, 12u}, {4u, 20u}, {3u, 29u}, {8u, 8u}, {0u, 1u}, {31u, 32u}, {24u, 32u}}) {
+      for (bool descending : {false, true}) {
+        Case c;
+        c.begin = begin;
+        c.end = end;
+        c.descending = descending;
+        c.value_bytes = 4;
+        c.algorithm = alg;
+        auto sort = make_sort<uint32_t>(rt, c);
+        INFO(name(alg) << " window [" << begin << ", " << end << ") descending=" << descending);
+        check_sort(rt, sort, test::random_values<uint32_t>(2 * kTile + 99, begin * 33 + end), c);
+        auto isort = make_sort<int32_t>(rt, c);
+        check_sort(rt, isort, test::random_values<int32_t>(kTile + 7, begin + end), c);
+      }
+    }
+    for (auto [begin, end] : {std::pair{10u, 45u}, {0u, 33u}, {32u, 64u}, {28u, 36u}, {60u, 64u}}) {
       Case c;
       c.begin = begin;
       c.end = end;
-      c.descending = descending;
-      c.value_bytes = 4;
-      auto sort = make_sort<uint32_t>(rt, c);
-      INFO("window [" << begin << ", " << end << ") descending=" << descending);
-      check_sort(rt, sort, test::random_values<uint32_t>(2 * kTile + 99, begin * 33 + end), c);
-      auto isort = make_sort<int32_t>(rt, c);
-      check_sort(rt, isort, test::random_values<int32_t>(kTile + 7, begin + end), c);
+      c.value_bytes = 8;
+      c.algorithm = alg;
+      INFO(name(alg) << " 64-bit window [" << begin << ", " << end << ")");
+      auto sort = make_sort<uint64_t>(rt, c);
+      check_sort(rt, sort, test::random_values<uint64_t>(kTile + 300, begin + end), c);
+      auto fsort = make_sort<double>(rt, c);
+      check_sort(rt, fsort, special_keys<double>(kTile + 300, begin + end), c);
     }
-  }
-  for (auto [begin, end] : {std::pair{10u, 45u}, {0u, 33u}, {32u, 64u}, {28u, 36u}, {60u, 64u}}) {
-    Case c;
-    c.begin = begin;
-    c.end = end;
-    c.value_bytes = 8;
-    INFO("64-bit window [" << begin << ", " << end << ")");
-    auto sort = make_sort<uint64_t>(rt, c);
-    check_sort(rt, sort, test::random_values<uint64_t>(kTile + 300, begin + end), c);
-    auto fsort = make_sort<double>(rt, c);
-    check_sort(rt, fsort, special_keys<double>(kTile + 300, begin + end), c);
   }
 }
 
 TEST_CASE("radix sort sizes either side of powers of two, up to 2^22", "[sort][large]") {
   auto& rt = test::gpu();
-  Case c;
-  auto sort = make_sort<uint32_t>(rt, c);
-  for (int k : {12, 16, 20}) {
-    for (int64_t d : {-1, 1}) {
-      const uint64_t n = (uint64_t(1) << k) + d;
-      INFO("n=" << n);
-      check_sort(rt, sort, test::random_values<uint32_t>(n, k), c);
+  for (SortAlgorithm alg : kAlgorithms) {
+    INFO(name(alg));
+    Case c;
+    c.algorithm = alg;
+    auto sort = make_sort<uint32_t>(rt, c);
+    for (int k : {12, 16, 20}) {
+      for (int64_t d : {-1, 1}) {
+        const uint64_t n = (uint64_t(1) << k) + d;
+        INFO("n=" << n);
+        check_sort(rt, sort, test::random_values<uint32_t>(n, k), c);
+      }
     }
+    Case p = c;
+    p.value_bytes = 4;
+    auto pairs = make_sort<uint32_t>(rt, p);
+    const uint64_t big = uint64_t(1) << 22;
+    INFO("n=2^22 pairs");
+    check_sort(rt, pairs, test::random_values<uint32_t>(big, 22), p);
+    Case w = p;  // the ranking without subgroup operations, on many tiles
+    w.subgroup = false;
+    auto wpairs = make_sort<uint32_t>(rt, w);
+    INFO("n=2^20+1 pairs, no subgroup operations");
+    check_sort(rt, wpairs, test::random_values<uint32_t>((uint64_t(1) << 20) + 1, 21), w);
   }
-  Case p;
-  p.value_bytes = 4;
-  auto pairs = make_sort<uint32_t>(rt, p);
-  const uint64_t big = uint64_t(1) << 22;
-  INFO("n=2^22 pairs");
-  check_sort(rt, pairs, test::random_values<uint32_t>(big, 22), p);
-  Case w = p;  // the ranking without subgroup operations, on many tiles
-  w.subgroup = false;
-  auto wpairs = make_sort<uint32_t>(rt, w);
-  INFO("n=2^20+1 pairs, no subgroup operations");
-  check_sort(rt, wpairs, test::random_values<uint32_t>((uint64_t(1) << 20) + 1, 21), w);
 }
 
 namespace {
@@ -323,7 +350,7 @@ void check_tails(Runtime& rt, const Case& c) {
       for (uint64_t i = 0; i < n; ++i) {
         const bool value_ok = vb == 8 ? gv64[at + i] == idx64[order[i]] : gv[at + i] == order[i];
         if (!value_ok || gk[at + i] != keys[order[i]])
-          FAIL("subgroup=" << c.subgroup << " value_bytes=" << vb << " bits [" << c.begin << ", " << end << ") n=" << n
+          FAIL(name(c.algorithm) << " subgroup=" << c.subgroup << " value_bytes=" << vb << " bits [" << c.begin << ", " << end << ") n=" << n
                            << " element " << i);
       }
     }
@@ -359,33 +386,105 @@ TEST_CASE("radix sort every tail length across one tile, full keys", "[sort][tai
   }
 }
 
-TEST_CASE("radix sort with the count in a GPU buffer", "[sort][device-count]") {
+TEST_CASE("radix sort onesweep every tail length across one tile", "[sort][tails][onesweep]") {
+  // One configuration per ranking: full keys (four passes over both state regions), descending,
+  // 4-byte values with the subgroup match; an 8-bit window, 8-byte values with 2-bit splits.
   auto& rt = test::gpu();
   Case c;
   c.value_bytes = 4;
-  auto sort = make_sort<int32_t>(rt, c);
-  const uint64_t max = 3 * kTile + 11;
-  auto keys = test::random_values<int32_t>(max, 12);
-  std::vector<uint32_t> idx(max);
-  std::iota(idx.begin(), idx.end(), 0u);
-  auto kin = rt.upload(keys).value();
-  auto vin = rt.upload(idx).value();
-  auto temp = rt.alloc(sort.temp_bytes(max)).value();
-  for (uint32_t n : {0u, 1u, uint32_t(kTile) + 1, uint32_t(max)}) {
-    INFO("n=" << n << " of max " << max);
-    auto count = rt.upload(std::vector<uint32_t>{n}).value();
-    Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
-    rt.submit([&](VkCommandBuffer cmd) {
-        return sort.sort_pairs(cmd, kin, vin, kout, vout, Count::on_device(count, max), temp);
-      }).value();
-    auto gk = rt.download<int32_t>(kout, max).value();
-    auto gv = rt.download<uint32_t>(vout, max).value();
-    const auto order = reference_order(std::vector<int32_t>(keys.begin(), keys.begin() + n), false, 0, 32);
-    for (uint32_t i = 0; i < n; ++i) {
-      REQUIRE(gv[i] == order[i]);
-      REQUIRE(gk[i] == keys[order[i]]);
+  c.descending = true;
+  c.algorithm = SortAlgorithm::onesweep;
+  check_tails(rt, c);
+  Case w;
+  w.value_bytes = 8;
+  w.end = 8;
+  w.subgroup = false;
+  w.algorithm = SortAlgorithm::onesweep;
+  check_tails(rt, w);
+}
+
+TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback", "[sort][onesweep][fallback]") {
+  // Tiles with id % period == period - 1 never publish their digit counts (period 1: none
+  // does, tile 0 included), so successors must count those tiles' digits themselves.
+  auto& rt = test::gpu();
+  for (uint32_t period : {1u, 2u, 3u, 7u}) {
+    for (bool sg : {true, false}) {
+      Case c;
+      c.algorithm = SortAlgorithm::onesweep;
+      c.stall_period = period;
+      c.spin_limit = 2;
+      c.subgroup = sg;
+      c.value_bytes = 4;
+      INFO("period=" << period << " subgroup=" << sg);
+      auto sort = make_sort<uint32_t>(rt, c);
+      check_sort(rt, sort, special_keys<uint32_t>(9 * kTile + 77, period), c);
+      Case d = c;  // low entropy: many digits with zero counts, descending floats
+      d.descending = true;
+      auto fsort = make_sort<float>(rt, d);
+      std::vector<float> f(6 * kTile + 5);
+      for (uint64_t i = 0; i < f.size(); ++i) f[i] = float(test::hash32(i, period) % 37) - 18.0f;
+      check_sort(rt, fsort, f, d);
+      Case k = c;  // 64-bit keys, 8-byte values
+      k.value_bytes = 8;
+      auto ksort = make_sort<uint64_t>(rt, k);
+      check_sort(rt, ksort, test::random_values<uint64_t>(5 * kTile + 3, period + 40), k);
     }
-    for (uint64_t i = n; i < max; ++i) REQUIRE(gv[i] == 0xDEADBEEFu);
+  }
+}
+
+TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
+  // automatic is reduce-then-scan until measured; onesweep's 30-bit counts take at most
+  // 2^30 - 1 keys, beyond which the object sorts (and sizes its temporary storage) by
+  // reduce-then-scan.
+  auto& rt = test::gpu();
+  SortOptions o;
+  auto autos = RadixSort::create(rt.context(), ValueType::u32, o).value();
+  o.algorithm = SortAlgorithm::reduce_then_scan;
+  auto rts = RadixSort::create(rt.context(), ValueType::u32, o).value();
+  o.algorithm = SortAlgorithm::onesweep;
+  auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
+  const uint64_t limit = (uint64_t(1) << 30) - 1;
+  for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, limit, limit + 1, uint64_t(1) << 31}) {
+    INFO("n=" << n);
+    CHECK(autos.algorithm(n) == SortAlgorithm::reduce_then_scan);
+    CHECK(rts.algorithm(n) == SortAlgorithm::reduce_then_scan);
+    CHECK(one.algorithm(n) == (n <= limit ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan));
+    CHECK(autos.temp_bytes(n) == rts.temp_bytes(n));
+    if (n > limit) CHECK(one.temp_bytes(n) == rts.temp_bytes(n));
+  }
+}
+
+TEST_CASE("radix sort with the count in a GPU buffer", "[sort][device-count]") {
+  auto& rt = test::gpu();
+  for (SortAlgorithm alg : kAlgorithms) {
+    INFO(name(alg));
+    Case c;
+    c.value_bytes = 4;
+    c.algorithm = alg;
+    auto sort = make_sort<int32_t>(rt, c);
+    const uint64_t max = 3 * kTile + 11;
+    auto keys = test::random_values<int32_t>(max, 12);
+    std::vector<uint32_t> idx(max);
+    std::iota(idx.begin(), idx.end(), 0u);
+    auto kin = rt.upload(keys).value();
+    auto vin = rt.upload(idx).value();
+    auto temp = rt.alloc(sort.temp_bytes(max)).value();
+    for (uint32_t n : {0u, 1u, uint32_t(kTile) + 1, uint32_t(max)}) {
+      INFO("n=" << n << " of max " << max);
+      auto count = rt.upload(std::vector<uint32_t>{n}).value();
+      Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
+      rt.submit([&](VkCommandBuffer cmd) {
+          return sort.sort_pairs(cmd, kin, vin, kout, vout, Count::on_device(count, max), temp);
+        }).value();
+      auto gk = rt.download<int32_t>(kout, max).value();
+      auto gv = rt.download<uint32_t>(vout, max).value();
+      const auto order = reference_order(std::vector<int32_t>(keys.begin(), keys.begin() + n), false, 0, 32);
+      for (uint32_t i = 0; i < n; ++i) {
+        REQUIRE(gv[i] == order[i]);
+        REQUIRE(gk[i] == keys[order[i]]);
+      }
+      for (uint64_t i = n; i < max; ++i) REQUIRE(gv[i] == 0xDEADBEEFu);
+    }
   }
 }
 

@@ -37,6 +37,7 @@ struct Options {
   uint32_t range_groups = 0;
   bool passes = false;
   bool pipeline_stats = false;
+  std::string sort_algorithm = "auto";
 
   ScanOptions scan_options() const {
     ScanOptions so;
@@ -238,6 +239,9 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
   SortOptions so;
   so.value_bytes = pairs ? 4 : 0;
   so.use_subgroup_ops = !o.no_subgroup;
+  so.algorithm = o.sort_algorithm == "onesweep"           ? SortAlgorithm::onesweep
+                 : o.sort_algorithm == "reduce-then-scan" ? SortAlgorithm::reduce_then_scan
+                                                          : SortAlgorithm::automatic;
   auto sort = RadixSort::create(rt.context(), value_type_of<K>(), so);
   if (!sort) return sort.error();
   auto temp = rt.alloc(sort->temp_bytes(n));
@@ -249,7 +253,9 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
   const double per = 2.0 * (sizeof(K) + (pairs ? 4 : 0));
   BenchRecord r{pairs ? "sort pairs" : "sort keys", to_string(value_type_of<K>()), n, double(n) * per, *t,
                 copy_ms * per / 8.0};
-  r.extra["algorithm"] = "reduce-then-scan per 8-bit digit";
+  r.extra["algorithm"] = sort->algorithm(n) == SortAlgorithm::onesweep ? "onesweep per 8-bit digit"
+                                                                       : "reduce-then-scan per 8-bit digit";
+  r.extra["sort_algorithm_option"] = o.sort_algorithm;
   r.extra["digit_passes"] = sizeof(K) * 8 / 8;
   if (!o.no_verify) {
     auto got = rt.download<K>(*kout, n);
@@ -434,6 +440,8 @@ void register_bench(CLI::App& app, Action& action) {
       ->excludes(no_sg);
   cmd->add_option("--range-groups", o.range_groups,
                   "Scans and reductions: ranges of tiles for reduce-then-scan (0: tuned default)");
+  cmd->add_option("--sort-algorithm", o.sort_algorithm, "Radix sort: auto, onesweep, reduce-then-scan")
+      ->check(CLI::IsMember({"auto", "onesweep", "reduce-then-scan"}));
   cmd->add_flag("--passes", o.passes, "Print each operation's per-pass GPU times (always in --json)");
   cmd->add_flag("--pipeline-stats", o.pipeline_stats,
                 "Capture and print the driver's statistics of every pipeline (registers, ...; "

@@ -1,0 +1,248 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Radix sort, one digit pass in one dispatch: Onesweep (Adinets & Merrill 2022, "Onesweep: A
+// Faster Least Significant Digit Radix Sort for GPUs"), made safe on devices without
+// forward-progress guarantees by decoupled fallback (as the single-pass scan,
+// common/tile_state.glsl). Each workgroup reads its tile of keys once:
+//   1. tile id from the pass's atomic counter (so every predecessor has started);
+//   2. stable rank of the tile by the pass's digit (common/radix_rank.glsl: the subgroup match
+//      multisplit, _sg, or 2-bit split scans, _wg), which yields the tile's 256 digit counts;
+//   3. publish them: state word d of the tile = AGGREGATE | count of digit d; tile 0 publishes
+//      INCLUSIVE | (global offset of d + count) instead, the global offsets being the exclusive
+//      scan of the pass's upfront histogram (radix_histogram.comp);
+//   4. decoupled look-back per digit: invocation d < 256 walks back over its predecessors' word
+//      d, adding aggregates, until an inclusive prefix; then publishes its own inclusive
+//      prefix. The walk reads at most LB_STEPS words between workgroup barriers; an invocation
+//      that has re-read one not-ready word more than spin_limit times asks for the fallback,
+//      and the whole workgroup then counts the digits of the nearest blocking tile itself
+//      from that tile's keys (decoupled fallback: nothing waits on a workgroup that may never
+//      run again). No subgroup operation inside the look-back: its inner loop's trip count
+//      differs across invocations;
+//   5. scatter in sorted order, key (and value) at prefix of its digit + its rank among the
+//      tile's keys of that digit (coalesced runs, as in the reduce-then-scan downsweep).
+// State (per pass, zeroed): word 0 the tile counter, then from word LB_HEADER 256 words per
+// tile, each flag (bits 30-31: 0 not ready, 1 aggregate, 2 inclusive prefix) | count (bits
+// 0-29): a pass takes fewer than 2^30 keys (the plan falls back to reduce-then-scan beyond).
+// Words go from zero to aggregate to inclusive by atomic exchange and are read whole (volatile
+// loads), so a count is seen complete or not at all; no fences are needed since a word carries
+// its own value. The plan alternates two state regions; pass p zeroes its tile's words of the
+// region pass p + 1 uses (clear_addr), which pass p - 1 used: no fill between passes.
+// A trivial pass (one digit holds every key) copies the tile. Needs WG_SIZE >= 256.
+#include "vkprim.glsl"
+#include "radix.glsl"
+
+layout(push_constant) uniform Push {
+  uint64_t keys_in;
+  uint64_t keys_out;
+  uint64_t values_in;     // 0: keys only
+  uint64_t values_out;
+  uint64_t hist_addr;     // radix_histogram's output
+  uint64_t state_addr;    // this pass's state, zeroed
+  uint64_t clear_addr;    // the next pass's state, zeroed here tile by tile (0: no next pass)
+  uint64_t count_addr;    // nonzero: the key count is the u32 there, not n
+  uint n;
+  uint tiles;             // the host's tile count (for the largest n)
+  uint flags;
+  uint shift;
+  uint bits;
+  uint pass;
+  uint spin_limit;        // re-reads of a word not ready before falling back
+  uint stall_period;      // testing: tiles with id % period == period - 1 never publish (0: off)
+} pc;
+
+shared uint s_count[RADIX_DIGITS];  // the tile's digit counts
+#if !defined(SUBGROUP)
+#define RADIX_RANK_COUNTS s_count
+#endif
+#include "radix_rank.glsl"
+#include "radix_pass.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent volatile buffer StateBuf { uint w[]; };
+
+#define LB_HEADER 4u
+#define LB_AGGREGATE (1u << 30)
+#define LB_INCLUSIVE (2u << 30)
+#define LB_COUNT_MASK 0x3FFFFFFFu
+#define LB_STEPS 64u  // words read per invocation between the workgroup's checks
+
+shared uint s_tile;
+shared uint s_trivial;
+shared uint s_goff[RADIX_DIGITS];     // global digit offsets (exclusive scan of the histogram)
+shared uint s_scratch[RADIX_DIGITS];  // a blocking tile's digit counts (fallback)
+shared uint s_lb_open;                // digits still looking back
+shared uint s_lb_fall;                // 1 + the tile to fall back on, the nearest asked for (0: none)
+
+// s_goff[d] = keys of the pass with a digit below d: where digit d starts in the output.
+void global_digit_offsets() {
+  const uint lid = gl_LocalInvocationID.x;
+  uint h = 0u;
+  if (lid < RADIX_DIGITS) {
+    h = U32Buf(pc.hist_addr).v[pc.pass * RADIX_DIGITS + lid];
+    s_goff[lid] = h;
+  }
+  barrier();
+  for (uint o = 1u; o < RADIX_DIGITS; o <<= 1u) {  // Hillis-Steele inclusive scan
+    uint v = 0u;
+    if (lid < RADIX_DIGITS && lid >= o) v = s_goff[lid - o];
+    barrier();
+    if (lid < RADIX_DIGITS) s_goff[lid] += v;
+    barrier();
+  }
+  if (lid < RADIX_DIGITS) s_goff[lid] -= h;
+  barrier();
+}
+
+// Fallback: s_scratch[d] = the keys of tile t (a full tile: t precedes the caller's) with digit d.
+void tile_digit_counts(uint t) {
+  const uint lid = gl_LocalInvocationID.x;
+  if (lid < RADIX_DIGITS) s_scratch[lid] = 0u;
+  barrier();
+  KeyBuf keys = KeyBuf(pc.keys_in + uint64_t(t) * TILE * (4u * KEY_WORDS));
+  Key key[ITEMS];  // every load in flight before the first atomic
+  for (uint k = 0u; k < ITEMS; ++k) key[k] = keys.v[lid + k * WG_SIZE];
+  for (uint k = 0u; k < ITEMS; ++k) atomicAdd(s_scratch[radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits)], 1u);
+  barrier();
+}
+
+// For invocation d < 256: the number of keys of digit d in the tiles before `tile` plus the
+// global offset of d (the tile's first output position for digit d). tile > 0.
+uint look_back(StateBuf st, uint tile) {
+  const uint lid = gl_LocalInvocationID.x;
+  bool done = lid >= RADIX_DIGITS;
+  uint acc = 0u;
+  uint j = tile - 1u;  // the nearest predecessor not yet added
+  uint spins = 0u;     // reads of tile j's word while not ready
+  for (;;) {
+    if (lid == 0u) {
+      s_lb_open = 0u;
+      s_lb_fall = 0u;
+    }
+    barrier();
+    if (!done) {
+      bool stuck = false;
+      for (uint step = 0u; step < LB_STEPS; ++step) {
+        const uint w = st.w[LB_HEADER + j * RADIX_DIGITS + lid];
+        if (w == 0u) {
+          spins += 1u;
+          if (spins > pc.spin_limit) {
+            stuck = true;
+            break;
+          }
+        } else {
+          acc += w & LB_COUNT_MASK;
+          spins = 0u;
+          if (w >= LB_INCLUSIVE) {
+            done = true;
+            break;
+          }
+          j -= 1u;  // j > 0: tile 0 publishes only inclusive prefixes
+        }
+      }
+      if (!done) atomicAdd(s_lb_open, 1u);
+      if (stuck) atomicMax(s_lb_fall, j + 1u);
+    }
+    barrier();
+    const uint open = s_lb_open, fall = s_lb_fall;  // uniform
+    if (open == 0u) break;
+    if (fall != 0u) {
+      // Decoupled fallback: count the blocking tile's digits here; every digit waiting on that
+      // tile takes them.
+      const uint t = fall - 1u;
+      uint goff = 0u;
+      if (t == 0u) {
+        global_digit_offsets();
+        if (lid < RADIX_DIGITS) goff = s_goff[lid];
+      }
+      tile_digit_counts(t);
+      if (!done && j == t) {
+        acc += s_scratch[lid] + goff;
+        spins = 0u;
+        if (t == 0u) done = true;
+        else j = t - 1u;
+      }
+    }
+    barrier();
+  }
+  return acc;
+}
+
+void main() {
+  const uint lid = gl_LocalInvocationID.x;
+  StateBuf st = StateBuf(pc.state_addr);
+  const uint n = UNIFORM(pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n);
+  if (lid == 0u) {
+    s_tile = atomicAdd(st.w[0], 1u);
+    s_trivial = radix_pass_trivial(KeyBuf(pc.keys_in), pc.hist_addr, pc.pass, n, pc.flags, pc.shift, pc.bits) ? 1u : 0u;
+  }
+  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_count[d] = 0u;
+  barrier();
+  const uint tile = UNIFORM(s_tile);
+  const uint tiles = uint((uint64_t(n) + TILE - 1u) / TILE);
+  if (tile >= tiles) return;
+  // Zero this tile's words of the next pass's state (and its counter): nobody reads them now.
+  if (pc.clear_addr != 0ul) {
+    for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) U32Buf(pc.clear_addr).v[LB_HEADER + tile * RADIX_DIGITS + d] = 0u;
+    if (tile == 0u && lid == 0u) U32Buf(pc.clear_addr).v[0] = 0u;
+  }
+  const uint64_t first = uint64_t(tile) * TILE;
+  const uint valid = uint(min(uint64_t(n) - first, uint64_t(TILE)));
+  const uint64_t kin = pc.keys_in + first * (4u * KEY_WORDS);
+  const uint64_t vin = pc.values_in + first * (4u * VALUE_WORDS);
+  if (UNIFORM(s_trivial) != 0u) {
+    radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);
+    return;
+  }
+  const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
+  if (tile == 0u) global_digit_offsets();
+  const uint word = LB_HEADER + tile * RADIX_DIGITS;
+
+  // Rank; publish the tile's digit counts as soon as they are known.
+#if defined(SUBGROUP)
+  rank_load(KeyBuf(kin), valid);
+  const uint pair = rank_match(valid, pc.flags, pc.shift, pc.bits);
+  if (lid < 128u) {
+    const uint c0 = pair & 0xFFFFu, c1 = pair >> 16;
+    s_count[2u * lid] = c0;
+    s_count[2u * lid + 1u] = c1;
+    if (publishes) {
+      if (tile == 0u) {
+        atomicExchange(st.w[word + 2u * lid], LB_INCLUSIVE | (s_goff[2u * lid] + c0));
+        atomicExchange(st.w[word + 2u * lid + 1u], LB_INCLUSIVE | (s_goff[2u * lid + 1u] + c1));
+      } else {
+        atomicExchange(st.w[word + 2u * lid], LB_AGGREGATE | c0);
+        atomicExchange(st.w[word + 2u * lid + 1u], LB_AGGREGATE | c1);
+      }
+    }
+  }
+  const uint start = rank_positions(pair);  // barriers: s_count is visible after
+  if (lid < 128u) {
+    s_base[2u * lid] = start;
+    s_base[2u * lid + 1u] = start + (pair & 0xFFFFu);
+  }
+#else
+  rank_wg_load(KeyBuf(kin), valid, pc.flags, pc.shift, pc.bits);  // counts into s_count
+  if (lid < RADIX_DIGITS && publishes)
+    atomicExchange(st.w[word + lid], tile == 0u ? LB_INCLUSIVE | (s_goff[lid] + s_count[lid]) : LB_AGGREGATE | s_count[lid]);
+  rank_wg_sort(valid, pc.bits);
+#endif
+
+  // The tile's first output position of each digit.
+  const uint count = lid < RADIX_DIGITS ? s_count[lid] : 0u;
+  uint prefix = 0u;
+  if (tile == 0u) {
+    if (lid < RADIX_DIGITS) prefix = s_goff[lid];
+  } else {
+    prefix = look_back(st, tile);
+    if (lid < RADIX_DIGITS && publishes) atomicExchange(st.w[word + lid], LB_INCLUSIVE | (prefix + count));
+  }
+
+#if defined(SUBGROUP)
+  barrier();  // s_base holds the digit starts
+  if (lid < RADIX_DIGITS) s_base[lid] = prefix - s_base[lid];
+  rank_scatter(pc.keys_out, vin, pc.values_out, valid, pc.flags, pc.shift, pc.bits);
+#else
+  if (lid < RADIX_DIGITS) s_off[lid] = prefix;
+  barrier();
+  rank_wg_scatter(kin, pc.keys_out, vin, pc.values_out, valid);
+#endif
+}
