@@ -1,5 +1,5 @@
 // SpMV plan: the merge path (partition, tiles, segmented scan of the tiles' carries, fix-up),
-// the row kernel, the stream kernel (forced only), and the row-length analysis that chooses
+// the row kernel, the stream kernel, and the row-length analysis that chooses
 // between the first two
 // (include/vkprim/sparse/spmv.hpp; shaders/spmv_*.comp; docs/sparse-gpu.md).
 #include <algorithm>
@@ -76,6 +76,7 @@ struct SpmvPlan {
   uint32_t stream_items = tuning::kSpmvStreamItems;
   bool has_merge() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge; }
   bool has_rows() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::rows; }
+  bool has_stream() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream; }
   Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
   Pipeline rows_kernel[2], stream_kernel[2], stats[2];
   std::optional<SegmentedScan> carry_scan;
@@ -114,9 +115,8 @@ struct SpmvPlan {
         tuning::kSpmvRowsMaxFactor * st.mean_row_length() + tuning::kSpmvRowsMaxSlack;
     const uint64_t steps = (st.max_row_length + tuning::kSpmvRowsUnroll * an.row_lanes - 1) /
                            (tuning::kSpmvRowsUnroll * an.row_lanes);
-    an.kernel = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps
-                    ? SpmvKernel::rows
-                    : SpmvKernel::merge;
+    const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
+    an.kernel = !regular ? SpmvKernel::merge : tuning::spmv_regular_kernel(esz);
     return an;
   }
 
@@ -206,14 +206,6 @@ struct SpmvPlan {
     k = kernel != SpmvKernel::automatic ? kernel : an ? an->kernel : SpmvKernel::merge;
     if (k == SpmvKernel::automatic) k = SpmvKernel::merge;
     lanes = an && an->row_lanes ? an->row_lanes : auto_lanes(a.rows, a.nnz);
-    if (k == SpmvKernel::rows && !has_rows())
-      return make_error(Errc::invalid_argument,
-                        "Spmv: the analysis asks for the row kernel, the plan was created with "
-                        "SpmvKernel::merge");
-    if (k == SpmvKernel::stream && kernel != SpmvKernel::stream)
-      return make_error(Errc::invalid_argument,
-                        "Spmv: the analysis asks for the stream kernel, which runs only in a plan "
-                        "created with SpmvKernel::stream");
     if (k == SpmvKernel::rows && (!std::has_single_bit(lanes) || lanes > max_row_lanes()))
       return make_error(Errc::invalid_argument,
                         "Spmv: row_lanes must be a power of two <= " +
@@ -421,7 +413,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   plan->kernel = o.kernel;
   // The stream kernel's chunk: items_per_invocation entries per invocation.
   plan->stream_items = o.items_per_invocation ? o.items_per_invocation : tuning::kSpmvStreamItems;
-  while (plan->kernel == SpmvKernel::stream &&
+  while (plan->has_stream() &&
          tuning::spmv_stream_shared_bytes(plan->stream_items, plan->esz) > caps.max_shared_memory) {
     if (o.items_per_invocation || plan->stream_items == 1)
       return make_error(Errc::limit_exceeded,
@@ -488,7 +480,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!rk) return rk.error();
       plan->rows_kernel[w] = std::move(*rk);
     }
-    if (plan->kernel == SpmvKernel::stream) {
+    if (plan->has_stream()) {
       auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,
                                                  detail::kSpmvStreamPushBytes,
                                                  tuning::kSpmvStreamWorkgroup, plan->stream_items,

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vkprim/sparse/spmv.hpp>
 
 namespace vkprim::sparse::detail {
 
@@ -91,9 +92,17 @@ inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
+// Which kernel the automatic choice runs on regular rows, by value size. Measured on an H100
+// (2026-11-21, docs/benchmarks.md "Session 3"): with f32 values the stream kernel beat the row
+// kernel on every regular matrix of the suite (poisson2d 0.437 vs 0.673 ms, band27 0.453 vs
+// 0.685, uniform_k16 1.060 vs 1.098, short_k2 0.817 vs 0.821, sparse_rows 0.218 vs 0.219);
+// with f64 values the row kernel won (poisson2d 0.723 vs 0.884, band27 0.776 vs 0.833,
+// short_k2 1.086 vs 1.124, sparse_rows 0.302 vs 0.313; uniform_k16 a tie).
+constexpr SpmvKernel spmv_regular_kernel(uint32_t value_bytes) {
+  return value_bytes == 4 ? SpmvKernel::stream : SpmvKernel::rows;
+}
 // Stream kernel: blocks of 256 rows, chunks of 256 x 8 nonzeros staged in shared memory
 // (SpmvOptions::items_per_invocation overrides the 8; fewer when the chunk would not fit).
-// Not measured on a GPU yet.
 inline constexpr uint32_t kSpmvStreamWorkgroup = 256;
 inline constexpr uint32_t kSpmvStreamItems = 8;
 constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes) {

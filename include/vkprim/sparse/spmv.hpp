@@ -26,7 +26,7 @@
 //   stops any loop after 65535 iterations, a forced row kernel drops the tail of rows longer
 //   than 65535 * 4 * L entries; `automatic` never sends such rows to it.)
 // * stream kernel (SpmvKernel::stream; CSR-Stream, Greathouse & Daga SC14), for regular
-//   matrices, only when forced (`automatic` never picks it): one dispatch, no temporary
+//   matrices: one dispatch, no temporary
 //   storage, no atomics, no subgroup operations. A workgroup of 256 invocations owns 256
 //   consecutive rows; it walks their nonzeros in chunks of 256 * items_per_invocation entries
 //   (8 by default), each staged in shared memory as products A[k] * x[col[k]] by coalesced loads,
@@ -36,12 +36,14 @@
 //   about 65535 * 4 entries, or blocks of more than 65535 chunks, are lost.)
 //
 // Choosing (SpmvOptions::kernel): `automatic` picks from row-length statistics computed once
-// per matrix by analyze() (a small GPU pass over the row pointer, read back): the row kernel
-// when max row length <= 8 * mean + 32 (mean = nnz / rows over all rows, empty ones included)
-// and the longest row takes its lane group at most 1024 loop steps of 4 * L entries; the merge
-// path otherwise (power-law and arrow matrices, a dense row among short ones, a few very long
-// rows that would leave most of the GPU idle). The constants are not tuned on a GPU yet
-// (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row
+// per matrix by analyze() (a small GPU pass over the row pointer, read back). Regular rows —
+// max row length <= 8 * mean + 32 (mean = nnz / rows over all rows, empty ones included) and
+// the longest row takes a row-kernel lane group at most 1024 loop steps of 4 * L entries — go
+// to the stream kernel with f32 values and to the row kernel with f64 values (what measured
+// faster on an H100 on every regular matrix of the benchmark suite, docs/benchmarks.md); the
+// merge path takes the rest (power-law and arrow matrices, a dense row among short ones, a few
+// very long rows that would leave most of the GPU idle). The bound's constants are not tuned
+// on a GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row
 // kernel a row-pointer read and a y write, as it costs the merge path a merge item; a matrix
 // of mostly empty rows has a small mean, so a few long rows already send it to the merge path.
 // Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
@@ -85,7 +87,7 @@ enum class SpmvKernel : uint32_t {
   automatic = 0,  // from SpmvAnalysis when one is given, else the merge path
   merge = 1,      // merge path (robust on any row-length distribution)
   rows = 2,       // row kernel (regular rows)
-  stream = 3,     // stream kernel (regular rows; only when forced)
+  stream = 3,     // stream kernel (regular rows)
 };
 const char* to_string(SpmvKernel k);  // "auto", "merge", "rows", "stream"
 
@@ -100,7 +102,7 @@ struct SpmvOptions {
   // workgroup is always 256).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
-  // Kernel choice. A plan builds the pipelines of the kernels it may run: merge and rows under
+  // Kernel choice. A plan builds the pipelines of the kernels it may run: all three under
   // `automatic`, one otherwise.
   SpmvKernel kernel = SpmvKernel::automatic;
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
@@ -120,7 +122,7 @@ struct SpmvRowStats {
 // What record() will run for one matrix: the statistics and the kernel chosen from them.
 struct SpmvAnalysis {
   SpmvRowStats stats;
-  SpmvKernel kernel = SpmvKernel::merge;  // merge or rows (stream when forced), never automatic
+  SpmvKernel kernel = SpmvKernel::merge;  // merge, rows or stream, never automatic
   uint32_t row_lanes = 1;                 // lanes per row when kernel == rows
 };
 
