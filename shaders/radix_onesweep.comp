@@ -12,8 +12,9 @@
 //      scan of the pass's upfront histogram (radix_histogram.comp);
 //   4. decoupled look-back per digit: invocation d < 256 walks back over its predecessors' word
 //      d, adding aggregates, until an inclusive prefix; then publishes its own inclusive
-//      prefix. The walk reads at most LB_STEPS words between workgroup barriers; an invocation
-//      that has re-read one not-ready word more than spin_limit times asks for the fallback,
+//      prefix. The walk reads LB_WINDOW predecessors' words per round trip (independent
+//      loads), at most LB_STEPS windows between workgroup barriers; an invocation that has
+//      re-read one not-ready word more than spin_limit times asks for the fallback,
 //      and the whole workgroup then counts the digits of the nearest blocking tile itself
 //      from that tile's keys (decoupled fallback: nothing waits on a workgroup that may never
 //      run again). No subgroup operation inside the look-back: its inner loop's trip count
@@ -63,7 +64,14 @@ layout(buffer_reference, std430, buffer_reference_align = 4) coherent volatile b
 #define LB_AGGREGATE (1u << 30)
 #define LB_INCLUSIVE (2u << 30)
 #define LB_COUNT_MASK 0x3FFFFFFFu
-#define LB_STEPS 64u  // words read per invocation between the workgroup's checks
+#define LB_STEPS 16u  // windows read per invocation between the workgroup's checks
+// Predecessors' words read per round trip by each digit's invocation (independent loads, then
+// added nearest first up to the first inclusive prefix or not-ready word). One word per round
+// trip is too slow: tiles arrive faster (~22 per us on an H100 at 2^28 keys) than a dependent
+// L2 load per predecessor can walk past them.
+#ifndef LB_WINDOW
+#define LB_WINDOW 16u
+#endif
 
 shared uint s_tile;
 shared uint s_trivial;
@@ -121,21 +129,38 @@ uint look_back(StateBuf st, uint tile) {
     if (!done) {
       bool stuck = false;
       for (uint step = 0u; step < LB_STEPS; ++step) {
-        const uint w = st.w[LB_HEADER + j * RADIX_DIGITS + lid];
-        if (w == 0u) {
-          spins += 1u;
+        uint w[LB_WINDOW];  // tiles j, j - 1, ... (none below tile 0)
+        for (uint i = 0u; i < LB_WINDOW; ++i) w[i] = i <= j ? st.w[LB_HEADER + (j - i) * RADIX_DIGITS + lid] : 0u;
+        // Nearest first: aggregates are added until the first inclusive prefix or not-ready
+        // word (constant indices only: the window stays in registers).
+        bool stop = false;
+        uint stop_word = 0u, taken = 0u;
+        for (uint i = 0u; i < LB_WINDOW; ++i) {
+          if (!stop) {
+            if (w[i] == 0u || w[i] >= LB_INCLUSIVE) {
+              stop = true;
+              stop_word = w[i];
+            } else {
+              acc += w[i] & LB_COUNT_MASK;
+              taken += 1u;
+            }
+          }
+        }
+        // Tile 0 publishes only inclusive prefixes, so a window that reaches it stops there.
+        if (!stop) {
+          j -= LB_WINDOW;
+          spins = 0u;
+        } else if (stop_word != 0u) {
+          acc += stop_word & LB_COUNT_MASK;
+          done = true;
+          break;
+        } else {
+          spins = taken == 0u ? spins + 1u : 1u;  // reads of tile j - taken while not ready
+          j -= taken;
           if (spins > pc.spin_limit) {
             stuck = true;
             break;
           }
-        } else {
-          acc += w & LB_COUNT_MASK;
-          spins = 0u;
-          if (w >= LB_INCLUSIVE) {
-            done = true;
-            break;
-          }
-          j -= 1u;  // j > 0: tile 0 publishes only inclusive prefixes
         }
       }
       if (!done) atomicAdd(s_lb_open, 1u);
