@@ -35,12 +35,16 @@ namespace {
 std::string str(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
-// The algorithm a sort of at most n keys runs. automatic: reduce-then-scan until onesweep has
-// been measured against it (the rule to set goes here). onesweep's state words hold 30-bit
-// counts: beyond kRadixOnesweepMaxKeys it sorts by reduce-then-scan.
-SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n) {
-  if (requested == SortAlgorithm::onesweep && n <= tuning::kRadixOnesweepMaxKeys) return SortAlgorithm::onesweep;
-  return SortAlgorithm::reduce_then_scan;
+// The algorithm a sort of at most n keys of key_bytes runs. automatic: onesweep for 8-byte
+// keys, reduce-then-scan for 4-byte keys — measured on an H100 (docs/benchmarks.md, session 3):
+// u64 keys at 2^27 15.3-16.2 ms with onesweep vs 18.7 ms, u32 keys at 2^28 13.3-14.1 vs 12.6 ms
+// and u32 pairs 15.9-16.5 vs 15.2 ms. onesweep's state words hold 30-bit counts: beyond
+// kRadixOnesweepMaxKeys it sorts by reduce-then-scan.
+SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes) {
+  const bool onesweep = requested == SortAlgorithm::onesweep ||
+                        (requested == SortAlgorithm::automatic && key_bytes == 8);
+  return onesweep && n <= tuning::kRadixOnesweepMaxKeys ? SortAlgorithm::onesweep
+                                                         : SortAlgorithm::reduce_then_scan;
 }
 
 struct SortPlan {
@@ -61,7 +65,7 @@ struct SortPlan {
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
   uint64_t counts_words(uint64_t n) const { return 256 * tiles(n); }
-  SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n); }
+  SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n, key_bytes); }
 
   // Temp layout, reduce-then-scan: [histogram: 8 passes x 256 u32] [digit counts] [scan temp]
   // [keys] [values]; onesweep: [histogram] [state 0] [state 1] [keys] [values], state regions
@@ -250,7 +254,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   if (o.spin_limit) plan->spin_limit = o.spin_limit;
   plan->stall_period = o.debug_stall_period;
   // Whether any call may run onesweep (then its shared memory must fit too).
-  const bool may_onesweep = detail::choose_algorithm(o.algorithm, 1) == SortAlgorithm::onesweep;
+  const bool may_onesweep = detail::choose_algorithm(o.algorithm, 1, plan->key_bytes) == SortAlgorithm::onesweep;
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
   // that tile the workgroup; its per-subgroup digit counters (gl_NumSubgroups * 128 words)
   // share the tile's staging array, so the smallest subgroup times the items must reach 128.

@@ -28,7 +28,8 @@
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
-// - automatic: reduce-then-scan for now (the rule lives in one function, choose_algorithm in
+// - automatic: onesweep for 8-byte keys, reduce-then-scan for 4-byte keys (what measured faster
+//   on an H100: docs/benchmarks.md; the rule is one function, choose_algorithm in
 //   engine/plan/sort.cpp).
 // The rank, where the device has subgroup ballots (and SortOptions::use_subgroup_ops): a
 // match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
