@@ -23,8 +23,12 @@ case "${1:-primitives}" in
     /tmp/cub_anchors 28 | tee "$out/cub.jsonl"
     # 2^28 u32 (2^27 for 64-bit), verified except the sorts (verified at 2^24 below)
     $vk bench copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 \
-      select histogram -n 2^28 --runs 20 --json "$out/vkprim28.jsonl"
-    $vk bench sort sort-pairs sort-u64 -n 2^28 --runs 10 --no-verify --json "$out/vkprim28sort.jsonl"
+      select histogram -n 2^28 --runs 20 --pipeline-stats --json "$out/vkprim28.jsonl"
+    # Both sort algorithms (auto picks per key width: include/vkprim/sort.hpp)
+    for a in auto onesweep reduce-then-scan; do
+      $vk bench sort sort-pairs sort-u64 -n 2^28 --runs 10 --no-verify --sort-algorithm $a \
+        --pipeline-stats --json -
+    done | grep '^{' > "$out/vkprim28sort.jsonl"
     # Scan layers and strategies (--subgroup: the subgroup layer even where tuning prefers
     # shared memory; --no-subgroup: shared memory only).
     { $vk bench scan -n 2^28 --runs 20 --no-verify --strategy reduce-then-scan --json -
@@ -37,16 +41,16 @@ case "${1:-primitives}" in
       done
       $vk bench sort select -n 2^28 --runs 10 --no-verify --no-subgroup --json - ; } \
       | grep '^{' > "$out/vkprim28variants.jsonl"
-    $vk bench scan reduce segmented-scan sort sort-pairs select histogram -n 2^24 -n 2^20 --runs 20 \
-      --json "$out/vkprim24.jsonl"
+    $vk bench scan reduce segmented-scan sort sort-pairs sort-u64 select histogram -n 2^24 -n 2^20 \
+      --runs 20 --json "$out/vkprim24.jsonl"
     /tmp/cub_anchors 24 > "$out/cub24.jsonl"
     ;;
   sparse)
     python3 .device/spmv_anchors.py /tmp/spmv > "$out/spmv_anchors.txt" 2>&1
     # Every kernel on each CSR built once from the shuffled triplets: merge path, row kernel,
-    # and the automatic choice.
-    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f32 --kernel merge,rows,auto --runs 20 --json "$out/vkprim_spmv_f32.json"
-    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --kernel merge,rows,auto --runs 20 --json "$out/vkprim_spmv_f64.json"
+    # stream kernel, and the automatic choice.
+    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f32 --kernel merge,rows,stream,auto --runs 20 --json "$out/vkprim_spmv_f32.json"
+    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --kernel merge,rows,stream,auto --runs 20 --json "$out/vkprim_spmv_f64.json"
     $vk spmv .device/real/*.mtx --values f32 --kernel auto --runs 50 --json "$out/vkprim_spmv_real.json"
     ;;
 esac
