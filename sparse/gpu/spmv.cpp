@@ -116,7 +116,7 @@ struct SpmvPlan {
     const uint64_t steps = (st.max_row_length + tuning::kSpmvRowsUnroll * an.row_lanes - 1) /
                            (tuning::kSpmvRowsUnroll * an.row_lanes);
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
-    an.kernel = !regular ? SpmvKernel::merge : tuning::spmv_regular_kernel(esz);
+    an.kernel = !regular ? SpmvKernel::merge : tuning::spmv_regular_kernel(esz, st.rows);
     return an;
   }
 

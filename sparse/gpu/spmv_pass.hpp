@@ -92,14 +92,19 @@ inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
-// Which kernel the automatic choice runs on regular rows, by value size. Measured on an H100
-// (2026-11-21, docs/benchmarks.md "Session 3"): with f32 values the stream kernel beat the row
-// kernel on every regular matrix of the suite (poisson2d 0.437 vs 0.673 ms, band27 0.453 vs
-// 0.685, uniform_k16 1.060 vs 1.098, short_k2 0.817 vs 0.821, sparse_rows 0.218 vs 0.219);
-// with f64 values the row kernel won (poisson2d 0.723 vs 0.884, band27 0.776 vs 0.833,
-// short_k2 1.086 vs 1.124, sparse_rows 0.302 vs 0.313; uniform_k16 a tie).
-constexpr SpmvKernel spmv_regular_kernel(uint32_t value_bytes) {
-  return value_bytes == 4 ? SpmvKernel::stream : SpmvKernel::rows;
+// Which kernel the automatic choice runs on regular rows. Measured on an H100 (2026-11-21,
+// docs/benchmarks.md "Session 3"): with f32 values the stream kernel beat the row kernel on
+// every regular matrix of the benchmark suite (4-17 M rows: poisson2d 0.436 vs 0.671 ms, band27
+// 0.454 vs 0.683, uniform_k16 1.040 vs 1.073, short_k2 0.819 vs 0.822, sparse_rows 0.214 vs
+// 0.217); with f64 values the row kernel won (poisson2d 0.724 vs 0.888, band27 0.775 vs 0.836;
+// uniform_k16 a tie). On small matrices the stream kernel has one workgroup per 256 rows, each
+// walking its block's chunks serially: with a few thousand rows it lost to the row kernel
+// (bcsstk33, 8738 rows: 0.025 vs 0.007 ms; bcsstk13, 2003 rows: 0.019 vs 0.005), while
+// luxembourg (114599 rows) still gained (0.0048 vs 0.0054). Hence stream only from
+// kSpmvStreamMinRows rows (256 workgroups) on.
+inline constexpr uint64_t kSpmvStreamMinRows = 65536;
+constexpr SpmvKernel spmv_regular_kernel(uint32_t value_bytes, uint64_t rows) {
+  return value_bytes == 4 && rows >= kSpmvStreamMinRows ? SpmvKernel::stream : SpmvKernel::rows;
 }
 // Stream kernel: blocks of 256 rows, chunks of 256 x 8 nonzeros staged in shared memory
 // (SpmvOptions::items_per_invocation overrides the 8; fewer when the chunk would not fit).

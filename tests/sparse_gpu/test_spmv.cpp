@@ -244,12 +244,14 @@ TEST_CASE("SpMV stream kernel with a 64-bit row pointer forced", "[spmv][stream]
   }
 }
 
-TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stream kernel (f32) "
-          "or the row kernel (f64) for a stencil and merge for power-law and arrow",
+TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stream or row kernel "
+          "for regular rows and merge for power-law and arrow",
           "[spmv][analyze]") {
   Runtime& rt = test::gpu();
   Spmv& plan = plan_for(ValueType::f32, automatic());
-  const SpmvKernel regular_kernel = SpmvKernel::stream;  // f32 plans (tuning)
+  // Regular rows: the stream kernel for f32 from 65536 rows on, the row kernel below (tuning);
+  // the generated shapes are all smaller.
+  const SpmvKernel regular_kernel = SpmvKernel::rows;
   auto shapes = test::generated_shapes();
   shapes.push_back({"stencil 70x70", stencil(70)});
   std::map<std::string, SpmvKernel> chosen;
@@ -315,6 +317,18 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
   st.nnz = 4 * 2000;
   st.max_row_length = 2000;
   CHECK(plan.analysis(st).kernel == regular_kernel);
+  // Many regular rows: the stream kernel with f32 values, the row kernel with f64.
+  SpmvRowStats big;
+  big.rows = 65536;
+  big.nnz = 5 * big.rows;
+  big.max_row_length = 5;
+  CHECK(plan.analysis(big).kernel == SpmvKernel::stream);
+  big.rows = 65535;
+  big.nnz = 5 * big.rows;
+  CHECK(plan.analysis(big).kernel == SpmvKernel::rows);
+  big.rows = uint64_t(1) << 24;
+  big.nnz = 5 * big.rows;
+  if (rt.caps().shader_float64) CHECK(plan_for(ValueType::f64, automatic()).analysis(big).kernel == SpmvKernel::rows);
   // f64 values: the row kernel on the same statistics.
   if (rt.caps().shader_float64) CHECK(plan_for(ValueType::f64, automatic()).analysis(st).kernel == SpmvKernel::rows);
   // Forced kernels win over the statistics.
@@ -575,7 +589,7 @@ TEST_CASE("SpMV and DeviceCsr refuse broken contracts clearly", "[spmv][errors]"
   Spmv& autoplan = plan_for(ValueType::f32, automatic());
   SpmvAnalysis an = autoplan.analyze(rt, a.view()).value();
   CHECK(an.stats.max_row_length == 1);
-  CHECK(an.kernel == SpmvKernel::stream);
+  CHECK(an.kernel == SpmvKernel::rows);
   REQUIRE(rt.submit([&](VkCommandBuffer cmd) {
     return autoplan.record(cmd, a.view(), x.view(), y.view(), 1.0, 0.0, an);
   }));

@@ -39,8 +39,9 @@
 // per matrix by analyze() (a small GPU pass over the row pointer, read back). Regular rows —
 // max row length <= 8 * mean + 32 (mean = nnz / rows over all rows, empty ones included) and
 // the longest row takes a row-kernel lane group at most 1024 loop steps of 4 * L entries — go
-// to the stream kernel with f32 values and to the row kernel with f64 values (what measured
-// faster on an H100 on every regular matrix of the benchmark suite, docs/benchmarks.md); the
+// to the stream kernel with f32 values and at least 65536 rows, to the row kernel otherwise
+// (what measured faster on an H100, docs/benchmarks.md: the stream kernel has one workgroup per
+// 256 rows, too few on small matrices, and lost in f64); the
 // merge path takes the rest (power-law and arrow matrices, a dense row among short ones, a few
 // very long rows that would leave most of the GPU idle). The bound's constants are not tuned
 // on a GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row
