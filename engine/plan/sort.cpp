@@ -293,28 +293,22 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
                                              plan->wg, plan->items);
   if (!up) return up.error();
   plan->upsweep = std::move(*up);
-  auto down = detail::Pipeline::create_variant(*plan->ctx, "radix_downsweep" + k + "_v0" + sg,
-                                               detail::kRadixDownsweepPushBytes, plan->wg, plan->items,
-                                               plan->subgroup);
-  if (!down) return down.error();
-  plan->downsweep_keys = std::move(*down);
-  if (o.value_bytes) {
-    auto dp = detail::Pipeline::create_variant(*plan->ctx, "radix_downsweep" + k + "_v" + std::to_string(o.value_bytes / 4) + sg,
-        detail::kRadixDownsweepPushBytes, plan->wg, plan->items, plan->subgroup);
-    if (!dp) return dp.error();
-    plan->downsweep_pairs = std::move(*dp);
-  }
+  // The ranking passes, keys only (_v0) and with values of value_bytes (_v1, _v2).
+  const auto ranking = [&](const char* pass, uint32_t push_bytes, uint32_t value_bytes,
+                           detail::Pipeline& out) -> Status {
+    auto p = detail::Pipeline::create_variant(*plan->ctx, pass + k + "_v" + std::to_string(value_bytes / 4) + sg,
+                                              push_bytes, plan->wg, plan->items, plan->subgroup);
+    if (!p) return p.error();
+    out = std::move(*p);
+    return {};
+  };
+  VKPRIM_TRY(ranking("radix_downsweep", detail::kRadixDownsweepPushBytes, 0, plan->downsweep_keys));
+  if (o.value_bytes)
+    VKPRIM_TRY(ranking("radix_downsweep", detail::kRadixDownsweepPushBytes, o.value_bytes, plan->downsweep_pairs));
   if (may_onesweep) {
-    auto one = detail::Pipeline::create_variant(*plan->ctx, "radix_onesweep" + k + "_v0" + sg,
-                                                detail::kRadixOnesweepPushBytes, plan->wg, plan->items, plan->subgroup);
-    if (!one) return one.error();
-    plan->onesweep_keys = std::move(*one);
-    if (o.value_bytes) {
-      auto op = detail::Pipeline::create_variant(*plan->ctx, "radix_onesweep" + k + "_v" + std::to_string(o.value_bytes / 4) + sg,
-                                                 detail::kRadixOnesweepPushBytes, plan->wg, plan->items, plan->subgroup);
-      if (!op) return op.error();
-      plan->onesweep_pairs = std::move(*op);
-    }
+    VKPRIM_TRY(ranking("radix_onesweep", detail::kRadixOnesweepPushBytes, 0, plan->onesweep_keys));
+    if (o.value_bytes)
+      VKPRIM_TRY(ranking("radix_onesweep", detail::kRadixOnesweepPushBytes, o.value_bytes, plan->onesweep_pairs));
   }
   ScanOptions so;
   so.use_subgroup_ops = o.use_subgroup_ops;
