@@ -178,14 +178,23 @@ struct SortPlan {
     histogram.dispatch(cmd, &hp, hgroups);
     compute_to_compute_barrier(*ctx, cmd);
 
+    // Pass p's destinations and digit: the last pass writes keys_out (and values_out); the ones
+    // before alternate with the temporary buffers.
+    const auto pass_target = [&](uint32_t p, uint64_t& dst_k, uint64_t& dst_v, uint32_t& shift, uint32_t& bits) {
+      const bool to_out = (passes - 1 - p) % 2 == 0;
+      dst_k = to_out ? keys_out.address : temp->address + l.keys;
+      dst_v = !pairs ? 0 : to_out ? vout : temp->address + l.values;
+      shift = begin_bit + 8 * p;
+      bits = std::min(8u, end_bit - shift);
+    };
+
     if (onesweep) {
       const Pipeline& one = pairs ? onesweep_pairs : onesweep_keys;
       uint64_t src_k = keys_in.address, src_v = vin;
       for (uint32_t p = 0; p < passes; ++p) {
-        const bool to_out = (passes - 1 - p) % 2 == 0;
-        const uint64_t dst_k = to_out ? keys_out.address : temp->address + l.keys;
-        const uint64_t dst_v = !pairs ? 0 : to_out ? vout : temp->address + l.values;
-        const uint32_t shift = begin_bit + 8 * p, bits = std::min(8u, end_bit - shift);
+        uint64_t dst_k, dst_v;
+        uint32_t shift, bits;
+        pass_target(p, dst_k, dst_v, shift, bits);
         const uint64_t state = temp->address + (p % 2 ? l.state1 : l.state0);
         const uint64_t clear = p + 1 < passes ? temp->address + (p % 2 ? l.state0 : l.state1) : 0;
         RadixOnesweepPush op{src_k, dst_k, src_v, dst_v, hist, state, clear, count_addr,
@@ -202,11 +211,9 @@ struct SortPlan {
     const BufferView scan_temp = temp->sub(l.scan, l.keys - l.scan);
     uint64_t src_k = keys_in.address, src_v = vin;
     for (uint32_t p = 0; p < passes; ++p) {
-      // The last pass writes keys_out; the ones before alternate with the temporary buffers.
-      const bool to_out = (passes - 1 - p) % 2 == 0;
-      const uint64_t dst_k = to_out ? keys_out.address : temp->address + l.keys;
-      const uint64_t dst_v = !pairs ? 0 : to_out ? vout : temp->address + l.values;
-      const uint32_t shift = begin_bit + 8 * p, bits = std::min(8u, end_bit - shift);
+      uint64_t dst_k, dst_v;
+      uint32_t shift, bits;
+      pass_target(p, dst_k, dst_v, shift, bits);
       RadixUpsweepPush up{src_k, hist, counts, count_addr, uint32_t(n), nt, key_flags, shift, bits, p};
       upsweep.dispatch(cmd, &up, gx, gy);
       VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, counts_words(n), scan_temp));

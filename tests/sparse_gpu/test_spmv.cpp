@@ -199,15 +199,24 @@ CooMatrix stencil(int64_t m) {
 
 }  // namespace
 
+// `check(matrix, name)` for every generated shape and a 70x70 stencil, in f32 and (where the
+// device has it) f64.
+template <class Check>
+void for_shapes_f32_f64(Check check) {
+  const bool f64 = test::gpu().caps().shader_float64;
+  auto shapes = test::generated_shapes();
+  shapes.push_back({"stencil 70x70", stencil(70)});
+  for (const auto& s : shapes) {
+    check(float{}, s.m, s.name);
+    if (f64) check(double{}, s.m, s.name);
+  }
+}
+
 TEST_CASE("SpMV row kernel matches Eigen on every generated shape, f32 and f64",
           "[spmv][rows]") {
-  const bool f64 = test::gpu().caps().shader_float64;
-  for (const auto& s : test::generated_shapes()) {
-    check_row_configs<float>(s.m, s.name);
-    if (f64) check_row_configs<double>(s.m, s.name);
-  }
-  check_row_configs<float>(stencil(70), "stencil 70x70");
-  if (f64) check_row_configs<double>(stencil(70), "stencil 70x70");
+  for_shapes_f32_f64([](auto t, const CooMatrix& m, const std::string& name) {
+    check_row_configs<decltype(t)>(m, name);
+  });
 }
 
 TEST_CASE("SpMV row kernel and auto with a 64-bit row pointer forced", "[spmv][rows][rowptr64]") {
@@ -224,13 +233,9 @@ TEST_CASE("SpMV row kernel and auto with a 64-bit row pointer forced", "[spmv][r
 
 TEST_CASE("SpMV stream kernel matches Eigen on every generated shape, f32 and f64",
           "[spmv][stream]") {
-  const bool f64 = test::gpu().caps().shader_float64;
-  for (const auto& s : test::generated_shapes()) {
-    check_stream_configs<float>(s.m, s.name);
-    if (f64) check_stream_configs<double>(s.m, s.name);
-  }
-  check_stream_configs<float>(stencil(70), "stencil 70x70");
-  if (f64) check_stream_configs<double>(stencil(70), "stencil 70x70");
+  for_shapes_f32_f64([](auto t, const CooMatrix& m, const std::string& name) {
+    check_stream_configs<decltype(t)>(m, name);
+  });
 }
 
 TEST_CASE("SpMV stream kernel with a 64-bit row pointer forced", "[spmv][stream][rowptr64]") {
