@@ -20,10 +20,10 @@ void main() {
     const uint base = tile * tile_items + gl_LocalInvocationID.x;
     if (base + (ITEMS - 1) * WG_SIZE < pc.n) {
       WORD r[ITEMS];  // full tile: all loads in flight before the stores
-      for (uint k = 0; k < ITEMS; ++k) r[k] = pc.src.v[base + k * WG_SIZE];
-      for (uint k = 0; k < ITEMS; ++k) pc.dst.v[base + k * WG_SIZE] = r[k];
+      [[unroll]] for (uint k = 0; k < ITEMS; ++k) r[k] = pc.src.v[base + k * WG_SIZE];
+      [[unroll]] for (uint k = 0; k < ITEMS; ++k) pc.dst.v[base + k * WG_SIZE] = r[k];
     } else {
-      for (uint k = 0; k < ITEMS; ++k) {
+      [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
         const uint i = base + k * WG_SIZE;
         if (i < pc.n) pc.dst.v[i] = pc.src.v[i];
       }

@@ -2,7 +2,11 @@
 #extension GL_GOOGLE_include_directive : require
 // Histogram with `bins` even bins over [lower, upper) of u32 (-DSAMPLE_u32) or f32
 // (-DSAMPLE_f32) samples; samples outside the range (and NaN) are not counted.
-//   u32: bin = (x - lower) * bins / (upper - lower), in 64-bit integers (exact)
+//   u32: bin = (x - lower) * bins / (upper - lower), exact: an f32 estimate (x - lower) * scale,
+//        scale = bins / (upper - lower) rounded to f32 on the host, is within one bin of it for
+//        bins < 2^22 (three roundings of 2^-24 each), and one comparison in 64-bit integers
+//        corrects it; from 2^22 bins on, a 64-bit division (slow on GPUs: it was the whole cost
+//        of a 256-bin histogram).
 //   f32: bin = min(uint((x - lower) * scale), bins - 1), scale = float(bins) / (upper - lower)
 //        computed on the host in f32 (CUB's scheme; both operations correctly rounded)
 // HIST_SHARED: privatized in shared memory (HIST_BINS, specialization constant 2, >= bins),
@@ -20,7 +24,7 @@ layout(push_constant) uniform Push {
   uint lower;           // bit patterns of the sample type
   uint upper;           // f32: upper; u32: upper - 1 (the last sample in range, so that the
                         // full range [0, 2^32) is expressible)
-  uint scale;           // f32 bits (f32 samples only)
+  uint scale;           // f32 bits: bins / (upper - lower)
 } pc;
 
 #if defined(HIST_SHARED)
@@ -33,8 +37,21 @@ shared uint s_hist[HIST_BINS];
 
 void count_sample(uint bits) {
 #if defined(SAMPLE_u32)
-  if (bits >= pc.lower && bits <= pc.upper)
-    BIN_ADD(uint(uint64_t(bits - pc.lower) * pc.bins / (uint64_t(pc.upper - pc.lower) + 1ul)));
+  if (bits >= pc.lower && bits <= pc.upper) {
+    const uint d = bits - pc.lower;
+    const uint64_t range = uint64_t(pc.upper - pc.lower) + 1ul;
+    const uint64_t scaled = uint64_t(d) * pc.bins;  // bin = scaled / range
+    uint b;
+    if (pc.bins < (1u << 22)) {
+      b = min(uint(float(d) * uintBitsToFloat(pc.scale)), pc.bins - 1u);
+      const uint64_t at = uint64_t(b) * range;  // where bin b starts, scaled
+      if (at > scaled) b -= 1u;
+      else if (at + range <= scaled) b += 1u;
+    } else {
+      b = uint(scaled / range);
+    }
+    BIN_ADD(b);
+  }
 #elif defined(SAMPLE_f32)
   const float x = uintBitsToFloat(bits), lo = uintBitsToFloat(pc.lower);
   if (x >= lo && x < uintBitsToFloat(pc.upper)) {
@@ -59,7 +76,7 @@ void main() {
   const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
   FOR_EACH_TILE(tile, tiles) {
     const uint64_t base = uint64_t(tile) * tile_items + lid;
-    for (uint k = 0u; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint64_t i = base + k * WG_SIZE;
       if (i < n) count_sample(samples.v[uint(i)]);
     }

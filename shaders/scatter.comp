@@ -26,7 +26,7 @@ void main() {
   const uint tiles = (pc.n + tile_items - 1) / tile_items;
   FOR_EACH_TILE(tile, tiles) {
     const uint base = tile * tile_items + gl_LocalInvocationID.x;
-    for (uint k = 0; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
       const uint i = base + k * WG_SIZE;
       if (i < pc.n) {
         const uint j = pc.idx.v[i];

@@ -49,7 +49,7 @@ void main() {
   const uint mine = uint(first) + lid * ITEMS;
   bool sel[ITEMS];
   uint c = 0u;
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = mine + k;
     sel[k] = i < n && select_test(pc.in_addr, pc.flags_addr, i, pc.mode, pc.op, pc.a, pc.b);
     c += sel[k] ? 1u : 0u;
@@ -59,7 +59,7 @@ void main() {
 
   TBuf x = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
   const bool keep_rejected = (pc.opts & 1u) != 0u;
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = mine + k;
     if (i >= n) break;
     if (sel[k]) dst.v[rank] = x.v[i];

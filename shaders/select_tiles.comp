@@ -108,12 +108,12 @@ void main() {
   // the input is needed anyway).
   TBuf src = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
   T x[ITEMS];
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint64_t i = first + k * WG_SIZE + lid;
     x[k] = i < g_n ? src.v[uint(i)] : T(0);
   }
   bool sel[ITEMS];
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint e = k * WG_SIZE + lid;
     const uint64_t i = first + e;
     sel[k] = i < g_n && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
@@ -124,22 +124,25 @@ void main() {
     if (in_order) {
       if (gl_SubgroupInvocationID == 0u) {
         const uint e0 = k * WG_SIZE + gl_SubgroupID * gl_SubgroupSize;  // lane 0's element
-        for (uint c = 0u; c * 32u < gl_SubgroupSize; ++c) {
-          const uint lanes = min(gl_SubgroupSize - 32u * c, 32u);
+        // Constant trip count and ballot index, so that the loop over items unrolls.
+        [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+          const uint lanes = c * 32u < gl_SubgroupSize ? min(gl_SubgroupSize - 32u * c, 32u) : 0u;
           const uint bits = lanes == 32u ? ballot[c] : ballot[c] & ((1u << lanes) - 1u);
           const uint pos = e0 + 32u * c;
           if (bits != 0u) atomicOr(s_bits[pos >> 5u], bits << (pos & 31u));
         }
       }
-      continue;
+    } else if (sel[k]) {
+      atomicOr(s_bits[e >> 5u], 1u << (e & 31u));
     }
-#endif
+#else
     if (sel[k]) atomicOr(s_bits[e >> 5u], 1u << (e & 31u));
+#endif
   }
   barrier();
   // Runs of ITEMS elements (ITEMS divides 32 or is a multiple of it: plan-checked).
   uint run_count = 0u;
-  for (uint r = 0u; r < ITEMS; r += 32u) run_count += bits_in(lid * ITEMS + r, lid * ITEMS + min(r + 32u, ITEMS));
+  [[unroll]] for (uint r = 0u; r < ITEMS; r += 32u) run_count += bits_in(lid * ITEMS + r, lid * ITEMS + min(r + 32u, ITEMS));
   uvec2 tile_total;
   s_run_offset[lid] = counts_exclusive_scan(uvec2(run_count, 0u), tile_total).x;
   const uint tile_count = tile_total.x;
@@ -155,14 +158,15 @@ void main() {
   }
   barrier();
 
-  for (uint k = 0u; k < ITEMS; ++k) {
-    if (!sel[k]) continue;
-    const uint e = k * WG_SIZE + lid;
-    const uint run_begin = (e / ITEMS) * ITEMS;
-    const uint word_begin = max(run_begin, e & ~31u);
-    uint rank = s_run_offset[e / ITEMS] + bits_in(word_begin, e);
-    for (uint w = run_begin; w < word_begin; w += 32u) rank += bits_in(w, w + 32u);
-    dst.v[prefix + rank] = x[k];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    if (sel[k]) {
+      const uint e = k * WG_SIZE + lid;
+      const uint run_begin = (e / ITEMS) * ITEMS;
+      const uint word_begin = max(run_begin, e & ~31u);
+      uint rank = s_run_offset[e / ITEMS] + bits_in(word_begin, e);
+      for (uint w = run_begin; w < word_begin; w += 32u) rank += bits_in(w, w + 32u);
+      dst.v[prefix + rank] = x[k];
+    }
   }
   if (tile == max(tiles, 1u) - 1u && lid == 0u) {
     const uint total = prefix + tile_count;

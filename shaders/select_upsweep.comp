@@ -35,7 +35,7 @@ void main() {
   barrier();
   const uint64_t base = uint64_t(tile) * (WG_SIZE * ITEMS) + lid;
   uint mine = 0u;
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint64_t i = base + k * WG_SIZE;
     if (i < n) {
       const bool sel = select_test(pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);

@@ -47,6 +47,8 @@ Result<Histogram> Histogram::create_even(const Context& context, ValueType type,
       return make_error(Errc::invalid_argument, "Histogram<u32>: lower and upper must be integers in [0, 2^32]");
     plan->lower = uint32_t(lower);
     plan->upper = uint32_t(uint64_t(upper) - 1);  // the last sample in range
+    // The shader's estimate of the bin (corrected exactly there): bins / (upper - lower) in f32.
+    plan->scale = std::bit_cast<uint32_t>(float(double(bins) / (upper - lower)));
   } else if (type == ValueType::f32) {
     const float lo = float(lower), hi = float(upper);
     if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))

@@ -48,25 +48,25 @@ void tile_load(uint64_t values, uint64_t heads, uint64_t first, uint valid, bool
     U32x4Buf vin = U32x4Buf(values + first * T_SIZE);
     uvec4 v[ITEMS / T_PER_VEC4];
 #if defined(TILE_IO_BLOCKED)
-    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) v[j] = vin.v[mine / T_PER_VEC4 + j];
+    [[unroll]] for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) v[j] = vin.v[mine / T_PER_VEC4 + j];
 #else
     TIO_LOAD_BLOCKED(vin, ITEMS / T_PER_VEC4, v)
 #endif
-    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j)
-      for (uint e = 0; e < T_PER_VEC4; ++e) items[j * T_PER_VEC4 + e] = agg_of(t_from_vec4(v[j], e), 0u);
+    [[unroll]] for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j)
+      [[unroll]] for (uint e = 0; e < T_PER_VEC4; ++e) items[j * T_PER_VEC4 + e] = agg_of(t_from_vec4(v[j], e), 0u);
     if (heads != 0ul) {
       U32x4Buf hin = U32x4Buf(heads + first * 4ul);
       uvec4 h[ITEMS / 4];
 #if defined(TILE_IO_BLOCKED)
-      for (uint j = 0; j < ITEMS / 4; ++j) h[j] = hin.v[mine / 4 + j];
+      [[unroll]] for (uint j = 0; j < ITEMS / 4; ++j) h[j] = hin.v[mine / 4 + j];
 #else
       TIO_LOAD_BLOCKED(hin, ITEMS / 4, h)
 #endif
-      for (uint j = 0; j < ITEMS / 4; ++j)
-        for (uint e = 0; e < 4; ++e) items[j * 4 + e] = agg_of(agg_value(items[j * 4 + e]), h[j][e]);
+      [[unroll]] for (uint j = 0; j < ITEMS / 4; ++j)
+        [[unroll]] for (uint e = 0; e < 4; ++e) items[j * 4 + e] = agg_of(agg_value(items[j * 4 + e]), h[j][e]);
     }
   } else {
-    for (uint k = 0; k < ITEMS; ++k)
+    [[unroll]] for (uint k = 0; k < ITEMS; ++k)
       items[k] = mine + k < valid ? load_agg(values, heads, first + mine + k) : agg_identity();
   }
 }
@@ -80,11 +80,11 @@ Agg tile_reduce_striped(uint64_t values, uint64_t heads, uint64_t first, uint va
   if (valid == TILE_ITEMS && aligned && heads == 0ul) {
     U32x4Buf vin = U32x4Buf(values + first * T_SIZE);
     uvec4 v[ITEMS / T_PER_VEC4];
-    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) v[j] = vin.v[gl_LocalInvocationID.x + j * gl_WorkGroupSize.x];
-    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j)
-      for (uint e = 0; e < T_PER_VEC4; ++e) acc = agg_combine(acc, agg_of(t_from_vec4(v[j], e), 0u));
+    [[unroll]] for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) v[j] = vin.v[gl_LocalInvocationID.x + j * gl_WorkGroupSize.x];
+    [[unroll]] for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j)
+      [[unroll]] for (uint e = 0; e < T_PER_VEC4; ++e) acc = agg_combine(acc, agg_of(t_from_vec4(v[j], e), 0u));
   } else {
-    for (uint k = 0; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
       const uint i = gl_LocalInvocationID.x + k * gl_WorkGroupSize.x;
       if (i < valid) acc = agg_combine(acc, load_agg(values, heads, first + i));
     }
@@ -95,7 +95,7 @@ Agg tile_reduce_striped(uint64_t values, uint64_t heads, uint64_t first, uint va
 // This invocation's share of the tile's aggregate, items in order.
 Agg thread_reduce(Agg items[ITEMS]) {
   Agg acc = items[0];
-  for (uint k = 1; k < ITEMS; ++k) acc = agg_combine(acc, items[k]);
+  [[unroll]] for (uint k = 1; k < ITEMS; ++k) acc = agg_combine(acc, items[k]);
   return acc;
 }
 
@@ -105,7 +105,7 @@ void tile_store_scan(uint64_t dst, uint64_t first, uint valid, bool aligned, boo
                      Agg carry, Agg items[ITEMS]) {
   const uint mine = gl_LocalInvocationID.x * ITEMS;
   T vals[ITEMS];
-  for (uint k = 0; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
     const Agg next = agg_combine(carry, items[k]);
     vals[k] = exclusive ? agg_exclusive_value(carry, items[k]) : agg_value(next);
     carry = next;
@@ -115,9 +115,9 @@ void tile_store_scan(uint64_t dst, uint64_t first, uint valid, bool aligned, boo
 #if !defined(TILE_IO_BLOCKED)
     barrier();  // every earlier read of the staging array is done
 #endif
-    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
+    [[unroll]] for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
       uvec4 v = uvec4(0u);
-      for (uint e = 0; e < T_PER_VEC4; ++e) t_into_vec4(v, e, vals[j * T_PER_VEC4 + e]);
+      [[unroll]] for (uint e = 0; e < T_PER_VEC4; ++e) t_into_vec4(v, e, vals[j * T_PER_VEC4 + e]);
 #if defined(TILE_IO_BLOCKED)
       vout.v[mine / T_PER_VEC4 + j] = v;
 #else
@@ -126,14 +126,14 @@ void tile_store_scan(uint64_t dst, uint64_t first, uint valid, bool aligned, boo
     }
 #if !defined(TILE_IO_BLOCKED)
     barrier();
-    for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
+    [[unroll]] for (uint j = 0; j < ITEMS / T_PER_VEC4; ++j) {
       const uint i = gl_LocalInvocationID.x + j * gl_WorkGroupSize.x;
       vout.v[i] = tio_stage[tio_swizzle(i)];
     }
 #endif
   } else {
     TBuf tout = TBuf(dst + first * T_SIZE);
-    for (uint k = 0; k < ITEMS; ++k)
+    [[unroll]] for (uint k = 0; k < ITEMS; ++k)
       if (mine + k < valid) tout.v[mine + k] = vals[k];
   }
 }

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -57,6 +58,29 @@ TEST_CASE("histogram of u32 samples, even bins", "[histogram]") {
     if (r.bins == 20000) CHECK(!h.privatized());  // past shared memory: global atomics
     if (r.bins == 256) CHECK(h.privatized());
     run(rt, h, samples, n, cpu_hist_u32(x, r.bins, r.lower, r.upper));
+  }
+}
+
+TEST_CASE("histogram of u32 samples at every kind of bin boundary", "[histogram]") {
+  // The shader estimates a u32 sample's bin in f32 and corrects it by one exact comparison (up
+  // to 2^22 bins; a 64-bit division beyond): samples one below, at and one above the first
+  // sample of many bins, for ranges that are not multiples of the bin count.
+  auto& rt = test::gpu();
+  struct R { uint32_t bins; uint64_t lower, upper; };
+  for (R r : {R{255, 3, 4294967294ull}, R{1000, 0, uint64_t(1) << 32}, R{6, 10, 1000010},
+              R{65537, 1, 4294967291ull}, R{(1u << 22) - 1, 0, 4294967279ull}, R{(1u << 22) + 3, 5, 4294967296ull}}) {
+    INFO("bins=" << r.bins << " range [" << r.lower << ", " << r.upper << ")");
+    const uint64_t range = r.upper - r.lower;
+    std::vector<uint32_t> x;
+    const uint32_t step = std::max<uint32_t>(1, r.bins / 20000);
+    for (uint64_t b = 0; b <= r.bins; b += step) {
+      const uint64_t first = r.lower + (b * range + r.bins - 1) / r.bins;  // first sample of bin b
+      for (int64_t o : {-1, 0, 1})
+        if (int64_t(first) + o >= 0 && int64_t(first) + o <= 0xFFFFFFFFll) x.push_back(uint32_t(int64_t(first) + o));
+    }
+    auto samples = rt.upload(x).value();
+    auto h = Histogram::create_even(rt.context(), ValueType::u32, r.bins, double(r.lower), double(r.upper)).value();
+    run(rt, h, samples, x.size(), cpu_hist_u32(x, r.bins, r.lower, r.upper));
   }
 }
 
