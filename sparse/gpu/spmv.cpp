@@ -4,6 +4,7 @@
 // (include/vkprim/sparse/spmv.hpp; shaders/spmv_*.comp; docs/sparse-gpu.md).
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -74,11 +75,13 @@ struct SpmvPlan {
   uint32_t row_lanes_option = 0;
   uint32_t max_lanes = 1;  // row kernel: lanes per row at most
   uint32_t stream_items = tuning::kSpmvStreamItems;
-  bool has_merge() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge; }
-  bool has_rows() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::rows; }
+  // The split kernel falls back to the merge path when a matrix has too many long rows.
+  bool has_merge() const { return kernel != SpmvKernel::rows && kernel != SpmvKernel::stream; }
+  bool has_split() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::split; }
+  bool has_rows() const { return has_split() || kernel == SpmvKernel::rows; }
   bool has_stream() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream; }
   Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
-  Pipeline rows_kernel[2], stream_kernel[2], stats[2];
+  Pipeline rows_kernel[2], stream_kernel[2], stats[2], long_kernel[2];
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
   std::optional<Map> map;
@@ -96,11 +99,34 @@ struct SpmvPlan {
     return SpmvTempLayout(t, esz, scan_bytes(t));
   }
   uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const {
-    return rows == 0 || !has_merge() ? 0 : layout(rows, nnz).total;
+    if (rows == 0 || !has_merge()) return 0;
+    uint64_t bytes = layout(rows, nnz).total;
+    if (has_split()) {
+      // At most `cap` long rows; pieces * long rows <= kSpmvLongTargetGroups + long rows.
+      const uint64_t cap = split_capacity(rows, nnz, split_threshold(rows, nnz));
+      if (cap <= tuning::kSpmvLongMaxRows)
+        bytes = std::max(bytes, split_bytes(cap, tuning::kSpmvLongTargetGroups + cap));
+    }
+    return bytes;
   }
 
   uint32_t auto_lanes(uint64_t rows, uint64_t nnz) const {
     return row_lanes_option ? row_lanes_option : tuning::spmv_row_lanes(rows, nnz, max_lanes);
+  }
+  uint32_t long_steps = tuning::kSpmvLongSteps;  // exploratory: VKPRIM_SPMV_LONG_STEPS
+  uint32_t long_threshold(uint32_t lanes) const {
+    return long_steps * uint32_t(tuning::kSpmvRowsUnroll) * lanes;
+  }
+  uint32_t split_threshold(uint64_t rows, uint64_t nnz) const {
+    return long_threshold(auto_lanes(rows, nnz));
+  }
+  // Rows longer than `threshold` a matrix can have at most.
+  static uint64_t split_capacity(uint64_t rows, uint64_t nnz, uint64_t threshold) {
+    return std::min(rows, nnz / (threshold + 1));
+  }
+  // Split kernel's temporary storage: the list (count + rows), then the partial sums.
+  uint64_t split_bytes(uint64_t cap, uint64_t partials) const {
+    return vkprim::detail::align16((cap + 1) * 4) + partials * esz;
   }
 
   SpmvAnalysis analysis(const SpmvRowStats& st) const {
@@ -116,7 +142,15 @@ struct SpmvPlan {
     const uint64_t steps = (st.max_row_length + tuning::kSpmvRowsUnroll * an.row_lanes - 1) /
                            (tuning::kSpmvRowsUnroll * an.row_lanes);
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
-    an.kernel = !regular ? SpmvKernel::merge : tuning::spmv_regular_kernel(esz, st.rows);
+    if (regular) {
+      an.kernel = tuning::spmv_regular_kernel(esz, st.rows);
+    } else {
+      // Irregular rows: the split kernel when the statistics counted its long rows and there
+      // are not too many of them, the merge path otherwise.
+      const bool split_ok = st.long_threshold == long_threshold(an.row_lanes) &&
+                            st.long_rows <= tuning::kSpmvLongMaxRows;
+      an.kernel = split_ok ? SpmvKernel::split : SpmvKernel::merge;
+    }
     return an;
   }
 
@@ -146,7 +180,8 @@ struct SpmvPlan {
     if (a.rows == 0) return {};
     compute_to_compute_barrier(*ctx, cmd);
     const int w = a.row_ptr_64 ? 1 : 0;
-    SpmvStatsPush sp{a.row_ptr.address, out.address, uint32_t(a.rows), 0};
+    SpmvStatsPush sp{a.row_ptr.address, out.address, uint32_t(a.rows),
+                     split_threshold(a.rows, a.nnz)};
     stats[w].dispatch(cmd, &sp, grid_groups(*ctx, a.rows, stats[w].tile_items()));
     return {};
   }
@@ -206,11 +241,21 @@ struct SpmvPlan {
     k = kernel != SpmvKernel::automatic ? kernel : an ? an->kernel : SpmvKernel::merge;
     if (k == SpmvKernel::automatic) k = SpmvKernel::merge;
     lanes = an && an->row_lanes ? an->row_lanes : auto_lanes(a.rows, a.nnz);
-    if (k == SpmvKernel::rows && (!std::has_single_bit(lanes) || lanes > max_row_lanes()))
+    // Split kernel with more possible long rows than one grid dimension: the merge path.
+    if (k == SpmvKernel::split && split_rows(a, an, lanes) > tuning::kSpmvLongMaxRows)
+      k = SpmvKernel::merge;
+    if ((k == SpmvKernel::rows || k == SpmvKernel::split) && (!std::has_single_bit(lanes) || lanes > max_row_lanes()))
       return make_error(Errc::invalid_argument,
                         "Spmv: row_lanes must be a power of two <= " +
                             std::to_string(max_row_lanes()) + ", not " + std::to_string(lanes));
     return {};
+  }
+  // Long rows the split kernel must make room for: the analysis's count when it counted them
+  // for this threshold, else the most the matrix can have.
+  uint64_t split_rows(const CsrView& a, const SpmvAnalysis* an, uint32_t lanes) const {
+    const uint32_t t = long_threshold(lanes);
+    if (an && an->stats.long_threshold == t) return an->stats.long_rows;
+    return split_capacity(a.rows, a.nnz, t);
   }
   uint32_t max_row_lanes() const { return rows_subgroup ? max_lanes : tuning::kSpmvRowsWorkgroup; }
 
@@ -222,6 +267,7 @@ struct SpmvPlan {
     VKPRIM_TRY(resolve(a, an, k, lanes));
     if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes);
     if (k == SpmvKernel::stream) return record_stream(cmd, a, x, y, alpha, beta);
+    if (k == SpmvKernel::split) return record_split(cmd, a, x, y, alpha, beta, lanes, an, temp_in);
     VKPRIM_TRY(check_merge_limits(a));
     const uint64_t need = temp_bytes(a.rows, a.nnz);
     BufferView temp = temp_in;
@@ -327,7 +373,8 @@ struct SpmvPlan {
   }
 
   Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
-                     double alpha, double beta, uint32_t lanes) const {
+                     double alpha, double beta, uint32_t lanes, uint64_t long_list = 0,
+                     uint32_t long_threshold = 0) const {
     const uint32_t per_group = tuning::kSpmvRowsWorkgroup / lanes;
     uint64_t gx = 1, gy = 1;
     VKPRIM_TRY(row_grid(a.rows, (a.rows + per_group - 1) / per_group, gx, gy));
@@ -343,11 +390,61 @@ struct SpmvPlan {
                     y.address,
                     bits_of(alpha, type),
                     bits_of(beta, type),
+                    long_list,
                     uint32_t(a.rows),
                     uint32_t(a.cols),
                     uint32_t(std::countr_zero(lanes)),
-                    beta == 0.0 ? kSpmvBetaZero : 0u};
+                    beta == 0.0 ? kSpmvBetaZero : 0u,
+                    long_threshold,
+                    0u};
     rows_kernel[a.row_ptr_64 ? 1 : 0].dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+    return {};
+  }
+
+  // Split kernel: the row kernel for rows up to the threshold, which lists the longer ones
+  // (a counter zeroed first), then spmv_long.comp's two phases over the listed rows. Without
+  // long rows (by the analysis) it is the row kernel alone.
+  Status record_split(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
+                      double alpha, double beta, uint32_t lanes, const SpmvAnalysis* an,
+                      BufferView temp_in) const {
+    const uint32_t threshold = long_threshold(lanes);
+    const uint64_t cap = split_rows(a, an, lanes);  // <= kSpmvLongMaxRows (resolve)
+    if (cap == 0 || a.rows == 0 || alpha == 0.0)
+      return record_rows(cmd, a, x, y, alpha, beta, lanes);
+    const uint64_t max_len =
+        an && an->stats.long_threshold == threshold ? an->stats.max_row_length : a.nnz;
+    const uint32_t pieces = tuning::spmv_long_pieces(cap, max_len);
+    const uint64_t list_bytes = vkprim::detail::align16((cap + 1) * 4);
+    const uint64_t need = split_bytes(cap, cap * pieces);
+    BufferView temp = temp_in;
+    if (temp.address == 0) {
+      if (!owned_temp || owned_temp->size() < need)
+        return make_error(Errc::invalid_argument,
+                          "Spmv: no temporary storage: pass a buffer of temp_bytes(rows, nnz) = " +
+                              std::to_string(temp_bytes(a.rows, a.nnz)) +
+                              " bytes or call reserve(rows, nnz) first");
+      temp = owned_temp->view();
+    }
+    if (temp.size < need || temp.address % 16)
+      return make_error(Errc::invalid_argument,
+                        "Spmv: temporary storage must be 16-byte aligned and hold " +
+                            std::to_string(need) + " bytes");
+    const uint64_t list = temp.address, partial = temp.address + list_bytes;
+    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
+    VKPRIM_TRY(fill->record(cmd, temp.sub(0, 4), 0, 4));
+    compute_to_compute_barrier(*ctx, cmd);
+    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, list, threshold));
+    compute_to_compute_barrier(*ctx, cmd);
+    const int w = a.row_ptr_64 ? 1 : 0;
+    SpmvLongPush lp{a.row_ptr.address,    a.col_idx.address,    a.values.address,
+                    x.address,            y.address,            list,
+                    partial,              bits_of(alpha, type), bits_of(beta, type),
+                    uint32_t(a.cols),     pieces,               beta == 0.0 ? kSpmvBetaZero : 0u,
+                    0u};
+    long_kernel[w].dispatch(cmd, &lp, pieces, uint32_t(cap));
+    compute_to_compute_barrier(*ctx, cmd);
+    lp.phase = 1;
+    long_kernel[w].dispatch(cmd, &lp, uint32_t(cap), 1);
     return {};
   }
 
@@ -408,7 +505,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                       "maxComputeWorkGroupInvocations)]");
   if (o.items_per_invocation > 16)
     return make_error(Errc::invalid_argument, "Spmv: items_per_invocation must be in [1, 16]");
-  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::stream))
+  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::split))
     return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
   plan->kernel = o.kernel;
   // The stream kernel's chunk: items_per_invocation entries per invocation.
@@ -452,6 +549,10 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     plan->row_lanes_option = o.row_lanes;
   }
   const std::string t = to_string(type);
+  // Exploratory switch (VKPRIM_SPMV_NT=0): the matrix loads without the Nontemporal hint.
+  const char* nt_env = std::getenv("VKPRIM_SPMV_NT");
+  const std::string nt = nt_env && std::string(nt_env) == "0" ? "" : "_nt";
+  if (const char* ls = std::getenv("VKPRIM_SPMV_LONG_STEPS")) plan->long_steps = uint32_t(std::max(1, std::atoi(ls)));
   for (int w = 0; w < 2; ++w) {
     const std::string rp = w ? "r64" : "r32";
     if (plan->has_merge()) {
@@ -468,7 +569,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     }
     if (plan->has_rows()) {
       vkprim::detail::PipelineDesc d;
-      d.variant = "spmv_rows_" + t + "_" + rp + (rows_subgroup ? "_sg" : "_wg");
+      d.variant = "spmv_rows_" + t + "_" + rp + (rows_subgroup ? "_sg" : "_wg") + nt;
       d.push_bytes = detail::kSpmvRowsPushBytes;
       d.workgroup_size = tuning::kSpmvRowsWorkgroup;
       d.items = 1;
@@ -481,12 +582,20 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       plan->rows_kernel[w] = std::move(*rk);
     }
     if (plan->has_stream()) {
-      auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,
+      auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp + nt,
                                                  detail::kSpmvStreamPushBytes,
                                                  tuning::kSpmvStreamWorkgroup, plan->stream_items,
                                                  false);
       if (!sk) return sk.error();
       plan->stream_kernel[w] = std::move(*sk);
+    }
+    if (plan->has_split()) {
+      auto lk = detail::Pipeline::create_variant(ctx, "spmv_long_" + t + "_" + rp + nt,
+                                                 detail::kSpmvLongPushBytes,
+                                                 tuning::kSpmvLongWorkgroup, tuning::kSpmvLongItems,
+                                                 false);
+      if (!lk) return lk.error();
+      plan->long_kernel[w] = std::move(*lk);
     }
     auto st = detail::Pipeline::create_variant(ctx, "spmv_stats_" + rp, detail::kSpmvStatsPushBytes,
                                                tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems,
@@ -526,6 +635,7 @@ const char* to_string(SpmvKernel k) {
     case SpmvKernel::merge: return "merge";
     case SpmvKernel::rows: return "rows";
     case SpmvKernel::stream: return "stream";
+    case SpmvKernel::split: return "split";
   }
   return "?";
 }
@@ -543,6 +653,8 @@ SpmvRowStats Spmv::row_stats_from_words(const CsrView& a, const uint32_t words[4
   st.nnz = a.nnz;
   st.max_row_length = a.rows ? words[0] : 0;
   st.empty_rows = a.rows ? words[1] : 0;
+  st.long_rows = a.rows ? words[2] : 0;
+  st.long_threshold = a.rows ? words[3] : 0;
   return st;
 }
 

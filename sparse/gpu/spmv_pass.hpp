@@ -31,12 +31,21 @@ static_assert(offsetof(SpmvFixupPush, flags) == 60);
 inline constexpr uint32_t kSpmvFixupPushBytes = 64;
 
 // Row kernel (spmv_rows.comp): one dispatch, L = 2^lane_shift lanes per row.
+// long_threshold != 0 (split kernel): rows longer than it are listed at long_list instead.
 struct SpmvRowsPush {
-  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits;
-  uint32_t rows, cols, lane_shift, flags;
+  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits, long_list;
+  uint32_t rows, cols, lane_shift, flags, long_threshold, pad;
 };
-static_assert(offsetof(SpmvRowsPush, rows) == 56 && offsetof(SpmvRowsPush, flags) == 68);
-inline constexpr uint32_t kSpmvRowsPushBytes = 72;
+static_assert(offsetof(SpmvRowsPush, rows) == 64 && offsetof(SpmvRowsPush, pad) == 84);
+inline constexpr uint32_t kSpmvRowsPushBytes = 88;
+
+// Split kernel's long rows (spmv_long.comp): phase 0 partial sums, phase 1 combine + write y.
+struct SpmvLongPush {
+  uint64_t row_ptr, col, val, x, y, long_list, partial, alpha_bits, beta_bits;
+  uint32_t cols, pieces, flags, phase;
+};
+static_assert(offsetof(SpmvLongPush, cols) == 72 && offsetof(SpmvLongPush, phase) == 84);
+inline constexpr uint32_t kSpmvLongPushBytes = 88;
 
 // Stream kernel (spmv_stream.comp): one dispatch, WG_SIZE rows per workgroup.
 struct SpmvStreamPush {
@@ -46,12 +55,13 @@ struct SpmvStreamPush {
 static_assert(offsetof(SpmvStreamPush, rows) == 56 && offsetof(SpmvStreamPush, pad) == 68);
 inline constexpr uint32_t kSpmvStreamPushBytes = 72;
 
-// Row-length statistics (spmv_stats.comp): 4 u32 out (max row length, empty rows, 0, 0).
+// Row-length statistics (spmv_stats.comp): 4 u32 out (max row length, empty rows, rows longer
+// than long_threshold, long_threshold).
 struct SpmvStatsPush {
   uint64_t row_ptr, out;
-  uint32_t rows, pad;
+  uint32_t rows, long_threshold;
 };
-static_assert(offsetof(SpmvStatsPush, pad) == 20);
+static_assert(offsetof(SpmvStatsPush, long_threshold) == 20);
 inline constexpr uint32_t kSpmvStatsPushBytes = 24;
 
 inline constexpr uint32_t kSpmvBetaZero = 1u;
@@ -112,6 +122,28 @@ inline constexpr uint32_t kSpmvStreamWorkgroup = 256;
 inline constexpr uint32_t kSpmvStreamItems = 8;
 constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes) {
   return uint64_t(kSpmvStreamWorkgroup) * items * value_bytes + (kSpmvStreamWorkgroup + 1) * 8;
+}
+// Split kernel (SpmvKernel::split): the row kernel sums rows of at most
+// spmv_long_threshold(L) = kSpmvLongSteps loop steps of 4 L entries (so one row stalls its
+// subgroup for at most 32 steps); longer rows are listed and split into `pieces` workgroups
+// each (spmv_long.comp: chunks of 256 x 8 entries, piece p taking chunks p, p + pieces, ...),
+// with about kSpmvLongTargetGroups workgroups for all of them together and no more pieces than
+// the longest row has chunks. At most kSpmvLongMaxRows long rows (one grid dimension); a matrix
+// with more goes to the merge path.
+inline constexpr uint32_t kSpmvLongSteps = 32;
+constexpr uint32_t spmv_long_threshold(uint32_t lanes) {
+  return kSpmvLongSteps * uint32_t(kSpmvRowsUnroll) * lanes;
+}
+inline constexpr uint32_t kSpmvLongWorkgroup = 256;
+inline constexpr uint32_t kSpmvLongItems = 8;
+inline constexpr uint64_t kSpmvLongTargetGroups = 4096;
+inline constexpr uint64_t kSpmvLongMaxRows = 65535;
+constexpr uint32_t spmv_long_pieces(uint64_t long_rows, uint64_t max_row_length) {
+  const uint64_t chunk = uint64_t(kSpmvLongWorkgroup) * kSpmvLongItems;
+  const uint64_t by_target = (kSpmvLongTargetGroups + long_rows - 1) / (long_rows ? long_rows : 1);
+  const uint64_t by_length = (max_row_length + chunk - 1) / chunk;
+  const uint64_t p = by_target < by_length ? by_target : by_length;
+  return uint32_t(p < 1 ? 1 : p > 65535 ? 65535 : p);
 }
 // Statistics pass: one invocation per row, 4 rows each, grid-stride.
 inline constexpr uint32_t kSpmvStatsWorkgroup = 256;

@@ -89,8 +89,9 @@ enum class SpmvKernel : uint32_t {
   merge = 1,      // merge path (robust on any row-length distribution)
   rows = 2,       // row kernel (regular rows)
   stream = 3,     // stream kernel (regular rows)
+  split = 4,      // row kernel for rows up to a threshold, long rows split over workgroups
 };
-const char* to_string(SpmvKernel k);  // "auto", "merge", "rows", "stream"
+const char* to_string(SpmvKernel k);  // "auto", "merge", "rows", "stream", "split"
 
 struct SpmvOptions {
   // Use subgroup operations where the device has them (in-tile scan: shuffles, ballot; row
@@ -117,6 +118,10 @@ struct SpmvRowStats {
   uint64_t nnz = 0;
   uint64_t max_row_length = 0;  // saturates at 2^32 - 1 when computed on the GPU
   uint64_t empty_rows = 0;
+  // Rows longer than long_threshold entries (the split kernel's long rows; analyze() counts
+  // them for the threshold the split kernel will use; 0 / 0 when unknown).
+  uint64_t long_rows = 0;
+  uint64_t long_threshold = 0;
   double mean_row_length() const { return rows ? double(nnz) / double(rows) : 0.0; }
 };
 
@@ -124,7 +129,7 @@ struct SpmvRowStats {
 struct SpmvAnalysis {
   SpmvRowStats stats;
   SpmvKernel kernel = SpmvKernel::merge;  // merge, rows or stream, never automatic
-  uint32_t row_lanes = 1;                 // lanes per row when kernel == rows
+  uint32_t row_lanes = 1;                 // lanes per row when kernel == rows or split
 };
 
 namespace detail {
