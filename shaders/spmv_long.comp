@@ -13,6 +13,8 @@
 //   phase 1, grid (listed-row capacity): workgroup s adds the row's `pieces` partials (lid,
 //     lid + WG_SIZE, ... serially, then the same fixed tree) and writes
 //     y[row] = alpha * sum + beta * y[row].
+//   With pieces == 1, phase 0 writes y itself (one workgroup per row: the split kernel's long
+//   rows; its huge rows take several pieces and both phases).
 //
 // Slots past the list's count leave at once (the whole workgroup: uniform). No float atomics:
 // a row's partial p is a fixed function of (row, p, pieces) whichever slot the row landed in,
@@ -42,6 +44,17 @@ layout(push_constant) uniform Push {
 shared T s_sum[gl_WorkGroupSize.x];
 
 // Fixed tree over the workgroup (step d = WG_SIZE/2, ..., 1: lid += lid + d); all return it.
+void write_y(uint64_t row, T sum) {
+  TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
+  const T alpha = T_FROM_BITS(pc.alpha_bits);
+  if ((pc.flags & 1u) != 0u) {
+    yb.v[0] = alpha * sum;
+  } else {
+    const T beta = T_FROM_BITS(pc.beta_bits);
+    yb.v[0] = alpha * sum + beta * yb.v[0];
+  }
+}
+
 T workgroup_sum(T v) {
   const uint lid = gl_LocalInvocationID.x;
   s_sum[lid] = v;
@@ -87,21 +100,17 @@ void main() {
         if (col[i] < pc.cols) acc += val[i] * xv[i];
     }
     const T sum = workgroup_sum(acc);
-    if (lid == 0u) TBuf(pc.partial_addr + (uint64_t(slot) * pc.pieces + p) * T_SIZE).v[0] = sum;
+    if (lid == 0u) {
+      if (pc.pieces == 1u)
+        write_y(row, sum);
+      else
+        TBuf(pc.partial_addr + (uint64_t(slot) * pc.pieces + p) * T_SIZE).v[0] = sum;
+    }
   } else {
     T acc = T(0);
     for (uint j = lid; j < pc.pieces; j += WG_SIZE)
       acc += TBuf(pc.partial_addr + (uint64_t(slot) * pc.pieces + j) * T_SIZE).v[0];
     const T sum = workgroup_sum(acc);
-    if (lid == 0u) {
-      TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
-      const T alpha = T_FROM_BITS(pc.alpha_bits);
-      if ((pc.flags & 1u) != 0u) {
-        yb.v[0] = alpha * sum;
-      } else {
-        const T beta = T_FROM_BITS(pc.beta_bits);
-        yb.v[0] = alpha * sum + beta * yb.v[0];
-      }
-    }
+    if (lid == 0u) write_y(row, sum);
   }
 }

@@ -34,12 +34,13 @@ layout(push_constant) uniform Push {
   uint64_t alpha_bits;    // T's bit pattern
   uint64_t beta_bits;
   uint64_t long_addr;     // split kernel: u32 count, then the long rows' indices (else unused)
+  uint64_t huge_addr;     // split kernel: the same for huge rows
   uint rows;
   uint cols;
   uint lane_shift;        // log2(L); L <= the subgroup size (subgroup build) and <= WG_SIZE
   uint flags;             // bit 0: beta is zero (y is not read)
   uint long_threshold;    // split kernel: rows longer than this are left to spmv_long; 0: none
-  uint pad;
+  uint huge_threshold;    // split kernel: rows longer than this go to the huge list (>= long)
 } pc;
 
 #if !defined(SUBGROUP)
@@ -110,13 +111,13 @@ void main() {
     end = row_ptr_at(pc.row_ptr_addr, row + 1ul);
   }
   // Split kernel (SpmvKernel::split): a row longer than long_threshold is not summed here; the
-  // lane group's first lane appends its index to the long-row list (an integer atomic: the
-  // list's order may vary from run to run, but spmv_long.comp's sums do not depend on it) and
-  // spmv_long.comp writes its y.
+  // lane group's first lane appends its index to the long-row list, or to the huge-row list
+  // when it is longer than huge_threshold (an integer atomic: a list's order may vary from run
+  // to run, but spmv_long.comp's sums do not depend on it) and spmv_long.comp writes its y.
   const bool is_long = pc.long_threshold != 0u && end - begin > uint64_t(pc.long_threshold);
   if (is_long) {
     if (lane == 0u) {
-      U32Buf list = U32Buf(pc.long_addr);
+      U32Buf list = U32Buf(end - begin > uint64_t(pc.huge_threshold) ? pc.huge_addr : pc.long_addr);
       const uint slot = atomicAdd(list.v[0], 1u);
       list.v[1u + slot] = uint(row);
     }

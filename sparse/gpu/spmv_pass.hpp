@@ -33,11 +33,11 @@ inline constexpr uint32_t kSpmvFixupPushBytes = 64;
 // Row kernel (spmv_rows.comp): one dispatch, L = 2^lane_shift lanes per row.
 // long_threshold != 0 (split kernel): rows longer than it are listed at long_list instead.
 struct SpmvRowsPush {
-  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits, long_list;
-  uint32_t rows, cols, lane_shift, flags, long_threshold, pad;
+  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits, long_list, huge_list;
+  uint32_t rows, cols, lane_shift, flags, long_threshold, huge_threshold;
 };
-static_assert(offsetof(SpmvRowsPush, rows) == 64 && offsetof(SpmvRowsPush, pad) == 84);
-inline constexpr uint32_t kSpmvRowsPushBytes = 88;
+static_assert(offsetof(SpmvRowsPush, rows) == 72 && offsetof(SpmvRowsPush, huge_threshold) == 92);
+inline constexpr uint32_t kSpmvRowsPushBytes = 96;
 
 // Split kernel's long rows (spmv_long.comp): phase 0 partial sums, phase 1 combine + write y.
 struct SpmvLongPush {
@@ -55,14 +55,14 @@ struct SpmvStreamPush {
 static_assert(offsetof(SpmvStreamPush, rows) == 56 && offsetof(SpmvStreamPush, pad) == 68);
 inline constexpr uint32_t kSpmvStreamPushBytes = 72;
 
-// Row-length statistics (spmv_stats.comp): 4 u32 out (max row length, empty rows, rows longer
-// than long_threshold, long_threshold).
+// Row-length statistics (spmv_stats.comp): 8 u32 out (max row length, empty rows, rows longer
+// than long_threshold, long_threshold, rows longer than huge_threshold, huge_threshold, 0, 0).
 struct SpmvStatsPush {
   uint64_t row_ptr, out;
-  uint32_t rows, long_threshold;
+  uint32_t rows, long_threshold, huge_threshold, pad;
 };
-static_assert(offsetof(SpmvStatsPush, long_threshold) == 20);
-inline constexpr uint32_t kSpmvStatsPushBytes = 24;
+static_assert(offsetof(SpmvStatsPush, pad) == 28);
+inline constexpr uint32_t kSpmvStatsPushBytes = 32;
 
 inline constexpr uint32_t kSpmvBetaZero = 1u;
 
@@ -81,15 +81,19 @@ constexpr uint64_t spmv_shared_bytes(uint32_t wg, uint32_t items, uint32_t value
 inline constexpr uint32_t kSpmvSmallWorkgroup = 256;
 inline constexpr uint32_t kSpmvSmallItems = 1;
 
-// Row kernel: 256 invocations, 256 / L rows per workgroup.
+// Row kernel: 256 invocations, 256 / L rows per workgroup; 4 entries per lane per step.
+inline constexpr uint64_t kSpmvRowsUnrollLanes = 4;  // = kSpmvRowsUnroll (UNROLL in spmv_rows.comp)
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
-// Lanes per row: the largest power of two <= ceil(mean row length), at most the subgroup size
-// (a row of mean length takes one step; more lanes would idle on regular rows). Not measured
-// on a GPU yet: SpmvOptions::row_lanes overrides it.
+// Lanes per row: the largest power of two <= ceil(mean row length / 4), at most the subgroup
+// size: a row of mean length takes one loop step with all 4 of each lane's entries (their
+// loads, then their gathers, in flight together) and a subgroup holds many rows. Measured on
+// an H200 (docs/benchmarks.md, session 4): uniform_k16 f32 0.688 ms with L = 4 against about
+// 1.0 with the earlier rule's L = 16 (one entry per lane). SpmvOptions::row_lanes overrides it.
 constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
   const uint64_t mean_ceil = rows ? (nnz + rows - 1) / rows : 1;
+  const uint64_t want = (mean_ceil + kSpmvRowsUnrollLanes - 1) / kSpmvRowsUnrollLanes;
   uint32_t lanes = 1;
-  while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= mean_ceil) lanes *= 2;
+  while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= want) lanes *= 2;
   return lanes;
 }
 // The automatic choice: the row kernel when the longest row is at most
@@ -125,11 +129,12 @@ constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes
 }
 // Split kernel (SpmvKernel::split): the row kernel sums rows of at most
 // spmv_long_threshold(L) = kSpmvLongSteps loop steps of 4 L entries (so one row stalls its
-// subgroup for at most 32 steps); longer rows are listed and split into `pieces` workgroups
-// each (spmv_long.comp: chunks of 256 x 8 entries, piece p taking chunks p, p + pieces, ...),
-// with about kSpmvLongTargetGroups workgroups for all of them together and no more pieces than
-// the longest row has chunks. At most kSpmvLongMaxRows long rows (one grid dimension); a matrix
-// with more goes to the merge path.
+// subgroup for at most that many steps); longer rows are listed: "long" rows of at most
+// kSpmvHugeRow entries (8 chunks of 256 x 8) get one workgroup each (spmv_long.comp, chunks
+// summed in turn), "huge" rows are split into `pieces` workgroups each (piece p taking chunks
+// p, p + pieces, ...), with about kSpmvLongTargetGroups workgroups for all of them together
+// and no more pieces than the longest row has chunks. At most kSpmvLongMaxRows rows per list
+// (one grid dimension); a matrix with more goes to the merge path.
 inline constexpr uint32_t kSpmvLongSteps = 32;
 constexpr uint32_t spmv_long_threshold(uint32_t lanes) {
   return kSpmvLongSteps * uint32_t(kSpmvRowsUnroll) * lanes;
@@ -138,6 +143,7 @@ inline constexpr uint32_t kSpmvLongWorkgroup = 256;
 inline constexpr uint32_t kSpmvLongItems = 8;
 inline constexpr uint64_t kSpmvLongTargetGroups = 4096;
 inline constexpr uint64_t kSpmvLongMaxRows = 65535;
+inline constexpr uint32_t kSpmvHugeRow = 8 * kSpmvLongWorkgroup * kSpmvLongItems;
 constexpr uint32_t spmv_long_pieces(uint64_t long_rows, uint64_t max_row_length) {
   const uint64_t chunk = uint64_t(kSpmvLongWorkgroup) * kSpmvLongItems;
   const uint64_t by_target = (kSpmvLongTargetGroups + long_rows - 1) / (long_rows ? long_rows : 1);

@@ -197,17 +197,21 @@ SpmvRowStats host_stats(const EigenCsr& ref, uint64_t long_threshold = 0) {
   st.rows = uint64_t(ref.rows());
   st.nnz = uint64_t(ref.nonZeros());
   st.long_threshold = long_threshold;
+  // Huge rows: longer than 8 chunks of 256 x 8 entries (or the long threshold, if larger).
+  st.huge_threshold = long_threshold ? std::max<uint64_t>(long_threshold, 16384) : 0;
   for (Eigen::Index r = 0; r < ref.rows(); ++r) {
     const uint64_t len = uint64_t(ref.outerIndexPtr()[r + 1] - ref.outerIndexPtr()[r]);
     st.max_row_length = std::max(st.max_row_length, len);
     if (len == 0) ++st.empty_rows;
     if (long_threshold && len > long_threshold) ++st.long_rows;
+    if (long_threshold && len > st.huge_threshold) ++st.huge_rows;
   }
   return st;
 }
 
-// Long rows among short ones: rows of 9000, 20000 and 4500 entries (each over several 2048-entry
-// chunks, so split into several pieces) between 3000 rows of 0-3 entries.
+// Long rows among short ones: rows of 9000 and 4500 entries (long: one workgroup each, over
+// several 2048-entry chunks) and 20000 (huge: split into pieces, then combined) between 3000
+// rows of 0-3 entries.
 CooMatrix long_rows_matrix() {
   const int64_t n = 24000;
   CooMatrix c = test::empty_matrix(3000, n);
@@ -362,6 +366,8 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
       const SpmvRowStats want = host_stats(ref, ref.rows() ? 128u * an.row_lanes : 0u);
       CHECK(an.stats.long_threshold == want.long_threshold);
       CHECK(an.stats.long_rows == want.long_rows);
+      CHECK(an.stats.huge_threshold == want.huge_threshold);
+      CHECK(an.stats.huge_rows == want.huge_rows);
       CHECK(an.stats.rows == want.rows);
       CHECK(an.stats.nnz == want.nnz);
       CHECK(an.stats.max_row_length == want.max_row_length);
@@ -383,12 +389,14 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
       Buffer sb = rt.alloc(Spmv::kRowStatsBytes).value();
       rt.submit([&](VkCommandBuffer cmd) { return plan.record_row_stats(cmd, a.view(), sb.view()); })
           .value();
-      const auto words = rt.download<uint32_t>(sb.view(), 4).value();
+      const auto words = rt.download<uint32_t>(sb.view(), 8).value();
       const SpmvRowStats rec = Spmv::row_stats_from_words(a.view(), words.data());
       CHECK(rec.max_row_length == want.max_row_length);
       CHECK(rec.empty_rows == want.empty_rows);
       CHECK(rec.long_rows == want.long_rows);
       CHECK(rec.long_threshold == want.long_threshold);
+      CHECK(rec.huge_rows == want.huge_rows);
+      CHECK(rec.huge_threshold == want.huge_threshold);
     }
   }
   CHECK(chosen.at("stencil 70x70") == regular_kernel);
@@ -398,17 +406,20 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
   CHECK(chosen.at("one dense row") == SpmvKernel::split);
   CHECK(chosen.at("all rows empty 3000x40") == regular_kernel);
 
-  // Lane counts from the mean: a stencil (mean ~4.9) gets 4 lanes where the subgroup allows.
+  // Lane counts from the mean: about 4 entries per lane, a power of two <= ceil(mean / 4):
+  // a stencil (mean ~4.9) gets 2 lanes where the subgroup allows, 27 per row 4, 64 per row 16.
   SpmvRowStats st;
   st.rows = 1000;
   st.nnz = 4900;
   st.max_row_length = 5;
-  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(4, max_subgroup_lanes()));
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(2, max_subgroup_lanes()));
   st.nnz = 1000 * 27;
   st.max_row_length = 27;
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(4, max_subgroup_lanes()));
+  st.nnz = 1000 * 64;
   CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(16, max_subgroup_lanes()));
   st.nnz = 2000;
-  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(2, max_subgroup_lanes()));
+  CHECK(plan.analysis(st).row_lanes == 1u);
   // Regular but few, very long rows (a lane group would walk > 1024 steps): the split kernel
   // when the statistics counted its long rows, the merge path when they did not, or when
   // there are more long rows than the split kernel takes.
@@ -417,11 +428,12 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
   st.max_row_length = 1000000;
   CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
   st.long_threshold = 128u * plan.analysis(st).row_lanes;
-  st.long_rows = 4;
+  st.huge_threshold = std::max<uint64_t>(st.long_threshold, 16384);
+  st.long_rows = st.huge_rows = 4;
   CHECK(plan.analysis(st).kernel == SpmvKernel::split);
   st.long_rows = 65536;
   CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
-  st.long_threshold = st.long_rows = 0;
+  st.long_threshold = st.long_rows = st.huge_threshold = st.huge_rows = 0;
   st.nnz = 4 * 2000;
   st.max_row_length = 2000;
   CHECK(plan.analysis(st).kernel == regular_kernel);

@@ -122,6 +122,9 @@ struct SpmvRowStats {
   // them for the threshold the split kernel will use; 0 / 0 when unknown).
   uint64_t long_rows = 0;
   uint64_t long_threshold = 0;
+  // Of those, rows longer than huge_threshold (split over several workgroups each).
+  uint64_t huge_rows = 0;
+  uint64_t huge_threshold = 0;
   double mean_row_length() const { return rows ? double(nnz) / double(rows) : 0.0; }
 };
 
@@ -155,13 +158,14 @@ class Spmv {
   // read back: call it once per matrix, not per product) and the kernel choice for it.
   // Requires the matrix to be written (the barrier of a submission on rt).
   Result<SpmvAnalysis> analyze(Runtime& rt, const CsrView& a) const;
-  // The recording form of analyze(): writes the statistics of `a` as 4 u32 words (the longest
-  // row's length, saturated at 2^32 - 1; the number of empty rows; 0; 0) into `stats`
+  // The recording form of analyze(): writes the statistics of `a` as 8 u32 words (the longest
+  // row's length, saturated at 2^32 - 1; the number of empty rows; the split kernel's long-row
+  // count and threshold; its huge-row count and threshold; 0; 0) into `stats`
   // (kRowStatsBytes, 4-byte aligned device memory the caller reads back after the
   // submission), then hands them to analysis(). Same barriers as record().
-  static constexpr uint64_t kRowStatsBytes = 16;
+  static constexpr uint64_t kRowStatsBytes = 32;
   Status record_row_stats(VkCommandBuffer cmd, const CsrView& a, BufferView stats) const;
-  static SpmvRowStats row_stats_from_words(const CsrView& a, const uint32_t words[4]);
+  static SpmvRowStats row_stats_from_words(const CsrView& a, const uint32_t words[8]);
   // The kernel choice for statistics (the rule at the top of this file), honouring
   // SpmvOptions::kernel and row_lanes.
   SpmvAnalysis analysis(const SpmvRowStats& stats) const;
