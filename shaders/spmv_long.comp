@@ -87,8 +87,8 @@ void main() {
         col[i] = 0xFFFFFFFFu;
         val[i] = T(0);
         if (k < end) {
-          col[i] = LOAD_STREAM_U32(U32Buf(pc.col_addr + k * 4ul).v[0]);
-          val[i] = LOAD_STREAM_T(TBuf(pc.val_addr + k * T_SIZE).v[0]);
+          col[i] = U32Buf(pc.col_addr + k * 4ul).v[0];
+          val[i] = TBuf(pc.val_addr + k * T_SIZE).v[0];
         }
       }
       T xv[ITEMS];

@@ -1,7 +1,8 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// SpMV, row kernel (the fast path for regular matrices; include/vkprim/sparse/spmv.hpp says
-// when it runs): y = alpha * A * x + beta * y in one dispatch, no temporary storage, no atomics.
+// SpMV, row kernel (the fast path for regular matrices, and the first pass of the split kernel
+// for irregular ones; include/vkprim/sparse/spmv.hpp says when each runs): y = alpha * A * x +
+// beta * y in one dispatch, no temporary storage, no atomics (the split kernel's lists aside).
 // A group of L = 2^lane_shift consecutive lanes of a subgroup owns one row (the adaptive
 // "CSR-vector" layout): the lanes stride over the row's nonzeros (lane j takes j, j + L, ...,
 // so every step loads L consecutive col_idx / values), each keeps a serial sum, and the L sums
@@ -73,8 +74,8 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
     c[u] = 0xFFFFFFFFu;
     a[u] = T(0);
     if (ku < end) {
-      c[u] = LOAD_STREAM_U32(U32Buf(pc.col_addr + ku * 4ul).v[0]);
-      a[u] = LOAD_STREAM_T(TBuf(pc.val_addr + ku * T_SIZE).v[0]);
+      c[u] = U32Buf(pc.col_addr + ku * 4ul).v[0];
+      a[u] = TBuf(pc.val_addr + ku * T_SIZE).v[0];
     }
   }
   T xv[UNROLL_N];

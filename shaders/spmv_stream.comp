@@ -83,8 +83,8 @@ void main() {
       val[s] = T(0);
       if (i < n) {
         const uint64_t k = uint64_t(chunk_begin) + i;
-        col[s] = LOAD_STREAM_U32(U32Buf(pc.col_addr + k * 4ul).v[0]);
-        val[s] = LOAD_STREAM_T(TBuf(pc.val_addr + k * T_SIZE).v[0]);
+        col[s] = U32Buf(pc.col_addr + k * 4ul).v[0];
+        val[s] = TBuf(pc.val_addr + k * T_SIZE).v[0];
       }
     }
     T xv[ITEMS];

@@ -24,24 +24,4 @@ void row_ptr_store(uint64_t base, uint64_t i, uint64_t value) {
 }
 #endif
 
-// Streaming loads of data that a pass reads exactly once (column indices and values of the
-// matrix): with -DSPMV_NT they carry SPIR-V's Nontemporal memory operand (through
-// GL_EXT_spirv_intrinsics: OpLoad with Aligned|Nontemporal), a hint that lets a driver keep
-// them from displacing data that is reused from the cache (x, which SpMV gathers at random);
-// without it they are plain loads. LOAD_STREAM_*(lvalue) take the buffer element itself.
-#if defined(SPMV_NT)
-#extension GL_EXT_spirv_intrinsics : require
-spirv_instruction(id = 61) uint vkprim_nt_load_u32(spirv_by_reference uint p,
-                                                   spirv_literal int mask, spirv_literal int align);
-#define LOAD_STREAM_U32(lv) vkprim_nt_load_u32(lv, 6, 4)
-#if defined(T_SIZE)
-spirv_instruction(id = 61) T vkprim_nt_load_t(spirv_by_reference T p, spirv_literal int mask,
-                                              spirv_literal int align);
-#define LOAD_STREAM_T(lv) vkprim_nt_load_t(lv, 6, T_SIZE)
-#endif
-#else
-#define LOAD_STREAM_U32(lv) (lv)
-#define LOAD_STREAM_T(lv) (lv)
-#endif
-
 #endif

@@ -1,10 +1,9 @@
 // SpMV plan: the merge path (partition, tiles, segmented scan of the tiles' carries, fix-up),
-// the row kernel, the stream kernel, and the row-length analysis that chooses
-// between the first two
+// the row kernel, the stream kernel, the split kernel (row kernel + long rows over
+// workgroups), and the row-length analysis that chooses between them
 // (include/vkprim/sparse/spmv.hpp; shaders/spmv_*.comp; docs/sparse-gpu.md).
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -117,10 +116,7 @@ struct SpmvPlan {
   uint32_t auto_lanes(uint64_t rows, uint64_t nnz) const {
     return row_lanes_option ? row_lanes_option : tuning::spmv_row_lanes(rows, nnz, max_lanes);
   }
-  uint32_t long_steps = tuning::kSpmvLongSteps;  // exploratory: VKPRIM_SPMV_LONG_STEPS
-  uint32_t long_threshold(uint32_t lanes) const {
-    return long_steps * uint32_t(tuning::kSpmvRowsUnroll) * lanes;
-  }
+  static uint32_t long_threshold(uint32_t lanes) { return tuning::spmv_long_threshold(lanes); }
   uint32_t split_threshold(uint64_t rows, uint64_t nnz) const {
     return long_threshold(auto_lanes(rows, nnz));
   }
@@ -152,7 +148,7 @@ struct SpmvPlan {
                            (tuning::kSpmvRowsUnroll * an.row_lanes);
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
     if (regular) {
-      an.kernel = tuning::spmv_regular_kernel(esz, st.rows);
+      an.kernel = SpmvKernel::rows;
     } else {
       // Irregular rows: the split kernel when the statistics counted its long rows and there
       // are not too many of them, the merge path otherwise.
@@ -581,10 +577,6 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     plan->row_lanes_option = o.row_lanes;
   }
   const std::string t = to_string(type);
-  // Exploratory switch (VKPRIM_SPMV_NT=0): the matrix loads without the Nontemporal hint.
-  const char* nt_env = std::getenv("VKPRIM_SPMV_NT");
-  const std::string nt = nt_env && std::string(nt_env) == "0" ? "" : "_nt";
-  if (const char* ls = std::getenv("VKPRIM_SPMV_LONG_STEPS")) plan->long_steps = uint32_t(std::max(1, std::atoi(ls)));
   for (int w = 0; w < 2; ++w) {
     const std::string rp = w ? "r64" : "r32";
     if (plan->has_merge()) {
@@ -601,7 +593,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     }
     if (plan->has_rows()) {
       vkprim::detail::PipelineDesc d;
-      d.variant = "spmv_rows_" + t + "_" + rp + (rows_subgroup ? "_sg" : "_wg") + nt;
+      d.variant = "spmv_rows_" + t + "_" + rp + (rows_subgroup ? "_sg" : "_wg");
       d.push_bytes = detail::kSpmvRowsPushBytes;
       d.workgroup_size = tuning::kSpmvRowsWorkgroup;
       d.items = 1;
@@ -614,7 +606,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       plan->rows_kernel[w] = std::move(*rk);
     }
     if (plan->has_stream()) {
-      auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp + nt,
+      auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,
                                                  detail::kSpmvStreamPushBytes,
                                                  tuning::kSpmvStreamWorkgroup, plan->stream_items,
                                                  false);
@@ -622,7 +614,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       plan->stream_kernel[w] = std::move(*sk);
     }
     if (plan->has_split()) {
-      auto lk = detail::Pipeline::create_variant(ctx, "spmv_long_" + t + "_" + rp + nt,
+      auto lk = detail::Pipeline::create_variant(ctx, "spmv_long_" + t + "_" + rp,
                                                  detail::kSpmvLongPushBytes,
                                                  tuning::kSpmvLongWorkgroup, tuning::kSpmvLongItems,
                                                  false);

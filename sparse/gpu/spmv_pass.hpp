@@ -81,45 +81,39 @@ constexpr uint64_t spmv_shared_bytes(uint32_t wg, uint32_t items, uint32_t value
 inline constexpr uint32_t kSpmvSmallWorkgroup = 256;
 inline constexpr uint32_t kSpmvSmallItems = 1;
 
-// Row kernel: 256 invocations, 256 / L rows per workgroup; 4 entries per lane per step.
-inline constexpr uint64_t kSpmvRowsUnrollLanes = 4;  // = kSpmvRowsUnroll (UNROLL in spmv_rows.comp)
+// Row kernel: 256 invocations, 256 / L rows per workgroup; kSpmvRowsUnroll entries per lane
+// per loop step.
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
-// Lanes per row: the largest power of two <= ceil(mean row length / 4), at most the subgroup
-// size: a row of mean length takes one loop step with all 4 of each lane's entries (their
-// loads, then their gathers, in flight together) and a subgroup holds many rows. Measured on
-// an H200 (docs/benchmarks.md, session 4): uniform_k16 f32 0.688 ms with L = 4 against about
-// 1.0 with the earlier rule's L = 16 (one entry per lane). SpmvOptions::row_lanes overrides it.
+inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
+// Lanes per row: the largest power of two <= ceil(ceil(mean row length) / 4), at most the
+// subgroup size: a row of mean length takes one loop step with all 4 of each lane's entries
+// (their loads, then their gathers, in flight together) and a subgroup holds many rows.
+// Measured on an H200 (docs/sparse-gpu.md "Measurements"): uniform_k16 f32 0.720 ms with
+// L = 4 against 1.082 with the earlier rule's L = 16 (largest power of two <= the mean: one
+// entry per lane), band27 0.288 vs 0.666, arrow 0.079 (L = 1) vs 0.117 (L = 2); powerlaw a
+// tie. SpmvOptions::row_lanes overrides it.
 constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
   const uint64_t mean_ceil = rows ? (nnz + rows - 1) / rows : 1;
-  const uint64_t want = (mean_ceil + kSpmvRowsUnrollLanes - 1) / kSpmvRowsUnrollLanes;
+  const uint64_t want = (mean_ceil + kSpmvRowsUnroll - 1) / kSpmvRowsUnroll;
   uint32_t lanes = 1;
   while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= want) lanes *= 2;
   return lanes;
 }
 // The automatic choice: the row kernel when the longest row is at most
 // kSpmvRowsMaxFactor * mean + kSpmvRowsMaxSlack entries (regular rows) and its lane group
-// needs at most kSpmvRowsMaxSteps loop steps of kSpmvRowsUnroll * L entries; the merge path
-// otherwise (a long row keeps one lane group busy while the others idle, and a few very long
-// rows leave most of the GPU without work). The step cap also keeps the row kernel under
+// needs at most kSpmvRowsMaxSteps loop steps of kSpmvRowsUnroll * L entries; the split kernel
+// (or the merge path) otherwise (a long row keeps one lane group busy while the others idle,
+// and a few very long rows leave most of the GPU without work). The step cap also keeps the row kernel under
 // llvmpipe's limit of 65535 loop iterations per invocation.
 inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
-inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
-// Which kernel the automatic choice runs on regular rows. Measured on an H100 (2026-11-21,
-// docs/benchmarks.md "Session 3"): with f32 values the stream kernel beat the row kernel on
-// every regular matrix of the benchmark suite (4-17 M rows: poisson2d 0.436 vs 0.671 ms, band27
-// 0.454 vs 0.683, uniform_k16 1.040 vs 1.073, short_k2 0.819 vs 0.822, sparse_rows 0.214 vs
-// 0.217); with f64 values the row kernel won (poisson2d 0.724 vs 0.888, band27 0.775 vs 0.836;
-// uniform_k16 a tie). On small matrices the stream kernel has one workgroup per 256 rows, each
-// walking its block's chunks serially: with a few thousand rows it lost to the row kernel
-// (bcsstk33, 8738 rows: 0.025 vs 0.007 ms; bcsstk13, 2003 rows: 0.019 vs 0.005), while
-// luxembourg (114599 rows) still gained (0.0048 vs 0.0054). Hence stream only from
-// kSpmvStreamMinRows rows (256 workgroups) on.
-inline constexpr uint64_t kSpmvStreamMinRows = 65536;
-constexpr SpmvKernel spmv_regular_kernel(uint32_t value_bytes, uint64_t rows) {
-  return value_bytes == 4 && rows >= kSpmvStreamMinRows ? SpmvKernel::stream : SpmvKernel::rows;
-}
+// The automatic choice runs the row kernel on regular rows, f32 and f64. Measured on an H200
+// (2026-11-21, docs/sparse-gpu.md "Measurements"): with lanes from mean / 4 it beat the stream
+// kernel on every regular matrix of the benchmark suite in f32 (poisson2d 0.346 vs 0.387 ms,
+// band27 0.288 vs 0.406, uniform_k16 0.720 vs 1.088, sparse_rows 0.200 vs 0.223, short_k2 a
+// tie) and in f64 (poisson2d 0.412 vs 0.839, band27 0.425 vs 0.783). The stream kernel stays
+// as a forced choice (SpmvKernel::stream).
 // Stream kernel: blocks of 256 rows, chunks of 256 x 8 nonzeros staged in shared memory
 // (SpmvOptions::items_per_invocation overrides the 8; fewer when the chunk would not fit).
 inline constexpr uint32_t kSpmvStreamWorkgroup = 256;
@@ -134,7 +128,8 @@ constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes
 // summed in turn), "huge" rows are split into `pieces` workgroups each (piece p taking chunks
 // p, p + pieces, ...), with about kSpmvLongTargetGroups workgroups for all of them together
 // and no more pieces than the longest row has chunks. At most kSpmvLongMaxRows rows per list
-// (one grid dimension); a matrix with more goes to the merge path.
+// (one grid dimension); a matrix with more goes to the merge path. Measured (H200, powerlaw
+// f32): 32 steps 1.017 ms (4405 long rows), 8 steps 3.23 ms (35 k long rows).
 inline constexpr uint32_t kSpmvLongSteps = 32;
 constexpr uint32_t spmv_long_threshold(uint32_t lanes) {
   return kSpmvLongSteps * uint32_t(kSpmvRowsUnroll) * lanes;

@@ -343,13 +343,12 @@ TEST_CASE("SpMV stream kernel with a 64-bit row pointer forced", "[spmv][stream]
   }
 }
 
-TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stream or row kernel "
+TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row kernel "
           "for regular rows and the split kernel for power-law and arrow",
           "[spmv][analyze]") {
   Runtime& rt = test::gpu();
   Spmv& plan = plan_for(ValueType::f32, automatic());
-  // Regular rows: the stream kernel for f32 from 65536 rows on, the row kernel below (tuning);
-  // the generated shapes are all smaller.
+  // Regular rows: the row kernel (f32 and f64, any size).
   const SpmvKernel regular_kernel = SpmvKernel::rows;
   auto shapes = test::generated_shapes();
   shapes.push_back({"stencil 70x70", stencil(70)});
@@ -437,16 +436,16 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
   st.nnz = 4 * 2000;
   st.max_row_length = 2000;
   CHECK(plan.analysis(st).kernel == regular_kernel);
-  // Many regular rows: the stream kernel with f32 values, the row kernel with f64.
+  // Many regular rows: the row kernel too, with f32 and f64 values (the stream kernel only
+  // when forced).
   SpmvRowStats big;
   big.rows = 65536;
   big.nnz = 5 * big.rows;
   big.max_row_length = 5;
-  CHECK(plan.analysis(big).kernel == SpmvKernel::stream);
-  big.rows = 65535;
-  big.nnz = 5 * big.rows;
   CHECK(plan.analysis(big).kernel == SpmvKernel::rows);
   big.rows = uint64_t(1) << 24;
+  big.nnz = 5 * big.rows;
+  CHECK(plan.analysis(big).kernel == SpmvKernel::rows);
   big.nnz = 5 * big.rows;
   if (rt.caps().shader_float64) CHECK(plan_for(ValueType::f64, automatic()).analysis(big).kernel == SpmvKernel::rows);
   // f64 values: the row kernel on the same statistics.

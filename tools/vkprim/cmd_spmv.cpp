@@ -1,7 +1,7 @@
 // `vkprim spmv [FILE...] [--generate KIND:N]`: loads each matrix (Matrix Market or Binsparse;
 // symmetric storage expanded), builds its CSR, runs y = A x on the GPU (median of --runs
 // timestamp-timed runs), validates y against Eigen in f64 and prints a table (--json: records).
-// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows|stream
+// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows|stream|split
 // picks the SpMV kernel (auto: from the row-length analysis, as Spmv::analyze); the table says
 // which ran. --items sets SpmvOptions::items_per_invocation (merge tile, stream chunk).
 #include <vkprim/elementwise.hpp>
