@@ -2,8 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // SpMV, split kernel's long rows (SpmvKernel::split, include/vkprim/sparse/spmv.hpp): the row
 // kernel (spmv_rows.comp with long_threshold set) sums every row of at most long_threshold
-// entries and lists the longer ones (a u32 count, then row indices, in any order); this pass
-// sums the listed rows, each split over `pieces` workgroups, in two phases (two dispatches):
+// entries and lists the longer ones in two lists, long and huge rows (each a u32 count, then
+// row indices, in any order); this pass sums the rows of one list, each split over `pieces`
+// workgroups (1 for long rows), in up to two phases (dispatches):
 //
 //   phase 0, grid (pieces, listed-row capacity): workgroup (p, s) takes the row in list slot s
 //     and its chunks p, p + pieces, p + 2 pieces, ... of CHUNK = WG_SIZE * ITEMS entries;
