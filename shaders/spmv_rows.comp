@@ -1,7 +1,8 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// SpMV, row kernel (the fast path for regular matrices; include/vkprim/sparse/spmv.hpp says
-// when it runs): y = alpha * A * x + beta * y in one dispatch, no temporary storage, no atomics.
+// SpMV, row kernel (the fast path for regular matrices, and the first pass of the split kernel
+// for irregular ones; include/vkprim/sparse/spmv.hpp says when each runs): y = alpha * A * x +
+// beta * y in one dispatch, no temporary storage, no atomics (the split kernel's lists aside).
 // A group of L = 2^lane_shift consecutive lanes of a subgroup owns one row (the adaptive
 // "CSR-vector" layout): the lanes stride over the row's nonzeros (lane j takes j, j + L, ...,
 // so every step loads L consecutive col_idx / values), each keeps a serial sum, and the L sums
@@ -33,10 +34,14 @@ layout(push_constant) uniform Push {
   uint64_t y_addr;        // rows T, read (unless beta == 0) and written
   uint64_t alpha_bits;    // T's bit pattern
   uint64_t beta_bits;
+  uint64_t long_addr;     // split kernel: u32 count, then the long rows' indices (else unused)
+  uint64_t huge_addr;     // split kernel: the same for huge rows
   uint rows;
   uint cols;
   uint lane_shift;        // log2(L); L <= the subgroup size (subgroup build) and <= WG_SIZE
   uint flags;             // bit 0: beta is zero (y is not read)
+  uint long_threshold;    // split kernel: rows longer than this are left to spmv_long; 0: none
+  uint huge_threshold;    // split kernel: rows longer than this go to the huge list (>= long)
 } pc;
 
 #if !defined(SUBGROUP)
@@ -55,15 +60,31 @@ T shuffle_down(T v, uint delta) {
 }
 #endif
 
-#define UNROLL 4ul  // entries per lane per step: the four take() calls in main()
+#define UNROLL 4ul  // entries per lane per step (take_step)
+#define UNROLL_N 4u
 
-// acc += A[k] * x[col[k]] when k is inside the row (a column >= cols reads as 0).
-void take(uint64_t k, uint64_t end, inout T acc) {
-  if (k < end) {
-    const uint c = U32Buf(pc.col_addr + k * 4ul).v[0];
-    const T a = TBuf(pc.val_addr + k * T_SIZE).v[0];
-    if (c < pc.cols) acc += a * TBuf(pc.x_addr + uint64_t(c) * T_SIZE).v[0];
+// acc += A[k] * x[col[k]] for the UNROLL entries k, k + L, ... of one step that lie inside the
+// row (a column >= cols reads as 0): all column and value loads first, then all x gathers,
+// then the adds in entry order, so a lane has UNROLL gathers in flight at once.
+void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
+  uint c[UNROLL_N];
+  T a[UNROLL_N];
+  for (uint u = 0u; u < UNROLL_N; ++u) {
+    const uint64_t ku = k + uint64_t(u) * L;
+    c[u] = 0xFFFFFFFFu;
+    a[u] = T(0);
+    if (ku < end) {
+      c[u] = U32Buf(pc.col_addr + ku * 4ul).v[0];
+      a[u] = TBuf(pc.val_addr + ku * T_SIZE).v[0];
+    }
   }
+  T xv[UNROLL_N];
+  for (uint u = 0u; u < UNROLL_N; ++u) {
+    xv[u] = T(0);
+    if (c[u] < pc.cols) xv[u] = TBuf(pc.x_addr + uint64_t(c[u]) * T_SIZE).v[0];
+  }
+  for (uint u = 0u; u < UNROLL_N; ++u)
+    if (c[u] < pc.cols) acc += a[u] * xv[u];
 }
 
 void main() {
@@ -90,6 +111,19 @@ void main() {
     begin = row_ptr_at(pc.row_ptr_addr, row);
     end = row_ptr_at(pc.row_ptr_addr, row + 1ul);
   }
+  // Split kernel (SpmvKernel::split): a row longer than long_threshold is not summed here; the
+  // lane group's first lane appends its index to the long-row list, or to the huge-row list
+  // when it is longer than huge_threshold (an integer atomic: a list's order may vary from run
+  // to run, but spmv_long.comp's sums do not depend on it) and spmv_long.comp writes its y.
+  const bool is_long = pc.long_threshold != 0u && end - begin > uint64_t(pc.long_threshold);
+  if (is_long) {
+    if (lane == 0u) {
+      U32Buf list = U32Buf(end - begin > uint64_t(pc.huge_threshold) ? pc.huge_addr : pc.long_addr);
+      const uint slot = atomicAdd(list.v[0], 1u);
+      list.v[1u + slot] = uint(row);
+    }
+    end = begin;
+  }
   // Each step takes UNROLL entries per lane (UNROLL * L per lane group): independent loads in
   // flight, and a loop count that stays under llvmpipe's (lavapipe's) cap of 65535 loop
   // iterations per invocation for rows up to 65535 * UNROLL * L entries (the automatic choice
@@ -108,10 +142,7 @@ void main() {
   T acc = T(0);
   uint64_t k = begin + lane;
   for (uint s = 0u; s < trip; ++s) {
-    take(k, end, acc);
-    take(k + uint64_t(L), end, acc);
-    take(k + 2ul * uint64_t(L), end, acc);
-    take(k + 3ul * uint64_t(L), end, acc);
+    take_step(k, uint64_t(L), end, acc);
     k += group_stride;
   }
 
@@ -130,7 +161,7 @@ void main() {
   acc = s_part[lid];
 #endif
 
-  if (live && lane == 0u) {
+  if (live && !is_long && lane == 0u) {
     TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
     const T alpha = T_FROM_BITS(pc.alpha_bits);
     if ((pc.flags & 1u) != 0u) {

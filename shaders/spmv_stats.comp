@@ -2,7 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // SpMV analysis (Spmv::analyze): row-length statistics of a CSR matrix from its row pointer,
 // computed once per matrix. out[0] = the longest row's length (saturated at 2^32 - 1),
-// out[1] = the number of empty rows; out[2..3] stay as the caller zeroed them. Each invocation
+// out[1] = the number of empty rows, out[2] = the number of rows longer than long_threshold
+// (the split kernel's long rows); out[3] = long_threshold; out[4] = the number of rows longer
+// than huge_threshold; out[5] = huge_threshold; out[6..7] stay as the caller zeroed them. Each invocation
 // folds its rows (grid-stride), the workgroup folds in shared memory, and one invocation per
 // workgroup merges by integer atomics (max and count are exact, so the result does not depend
 // on the order).
@@ -13,19 +15,23 @@ layout(push_constant) uniform Push {
   uint64_t row_ptr_addr;  // rows + 1
   uint64_t out_addr;      // 4 u32, zeroed before this pass
   uint rows;
+  uint long_threshold;
+  uint huge_threshold;
   uint pad;
 } pc;
 
-layout(buffer_reference, std430, buffer_reference_align = 4) buffer StatsBuf { uint v[4]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer StatsBuf { uint v[8]; };
 
 shared uint s_max[gl_WorkGroupSize.x];
 shared uint s_empty[gl_WorkGroupSize.x];
+shared uint s_long[gl_WorkGroupSize.x];
+shared uint s_huge[gl_WorkGroupSize.x];
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint per_group = WG_SIZE * ITEMS;
   const uint groups_needed = uint((uint64_t(pc.rows) + per_group - 1ul) / per_group);
-  uint longest = 0u, empty = 0u;
+  uint longest = 0u, empty = 0u, long_rows = 0u, huge_rows = 0u;
   FOR_EACH_TILE(group, groups_needed) {
     for (uint i = 0u; i < ITEMS; ++i) {
       const uint64_t r = uint64_t(group) * per_group + i * WG_SIZE + lid;
@@ -33,15 +39,21 @@ void main() {
       const uint64_t len = row_ptr_at(pc.row_ptr_addr, r + 1ul) - row_ptr_at(pc.row_ptr_addr, r);
       longest = max(longest, uint(min(len, 0xFFFFFFFFul)));
       if (len == 0ul) ++empty;
+      if (len > uint64_t(pc.long_threshold)) ++long_rows;
+      if (len > uint64_t(pc.huge_threshold)) ++huge_rows;
     }
   }
   s_max[lid] = longest;
   s_empty[lid] = empty;
+  s_long[lid] = long_rows;
+  s_huge[lid] = huge_rows;
   barrier();
   for (uint d = WG_SIZE >> 1; d > 0u; d >>= 1) {
     if (lid < d) {
       s_max[lid] = max(s_max[lid], s_max[lid + d]);
       s_empty[lid] += s_empty[lid + d];
+      s_long[lid] += s_long[lid + d];
+      s_huge[lid] += s_huge[lid + d];
     }
     barrier();
   }
@@ -49,5 +61,11 @@ void main() {
     StatsBuf out_buf = StatsBuf(pc.out_addr);
     if (s_max[0] != 0u) atomicMax(out_buf.v[0], s_max[0]);
     if (s_empty[0] != 0u) atomicAdd(out_buf.v[1], s_empty[0]);
+    if (s_long[0] != 0u) atomicAdd(out_buf.v[2], s_long[0]);
+    if (s_huge[0] != 0u) atomicAdd(out_buf.v[4], s_huge[0]);
+    if (gl_WorkGroupID.x == 0u) {  // what out[2] and out[4] counted
+      out_buf.v[3] = pc.long_threshold;
+      out_buf.v[5] = pc.huge_threshold;
+    }
   }
 }

@@ -1,6 +1,6 @@
 // SpMV plan: the merge path (partition, tiles, segmented scan of the tiles' carries, fix-up),
-// the row kernel, the stream kernel, and the row-length analysis that chooses
-// between the first two
+// the row kernel, the stream kernel, the split kernel (row kernel + long rows over
+// workgroups), and the row-length analysis that chooses between them
 // (include/vkprim/sparse/spmv.hpp; shaders/spmv_*.comp; docs/sparse-gpu.md).
 #include <algorithm>
 #include <bit>
@@ -74,11 +74,13 @@ struct SpmvPlan {
   uint32_t row_lanes_option = 0;
   uint32_t max_lanes = 1;  // row kernel: lanes per row at most
   uint32_t stream_items = tuning::kSpmvStreamItems;
-  bool has_merge() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge; }
-  bool has_rows() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::rows; }
+  // The split kernel falls back to the merge path when a matrix has too many long rows.
+  bool has_merge() const { return kernel != SpmvKernel::rows && kernel != SpmvKernel::stream; }
+  bool has_split() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::split; }
+  bool has_rows() const { return has_split() || kernel == SpmvKernel::rows; }
   bool has_stream() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream; }
   Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
-  Pipeline rows_kernel[2], stream_kernel[2], stats[2];
+  Pipeline rows_kernel[2], stream_kernel[2], stats[2], long_kernel[2];
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
   std::optional<Map> map;
@@ -96,11 +98,40 @@ struct SpmvPlan {
     return SpmvTempLayout(t, esz, scan_bytes(t));
   }
   uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const {
-    return rows == 0 || !has_merge() ? 0 : layout(rows, nnz).total;
+    if (rows == 0 || !has_merge()) return 0;
+    uint64_t bytes = layout(rows, nnz).total;
+    if (has_split()) {
+      // Room for every possible long and huge row; pieces * huge rows <=
+      // kSpmvLongTargetGroups + huge rows.
+      const uint32_t t = split_threshold(rows, nnz);
+      const uint64_t cap_long = split_capacity(rows, nnz, t);
+      const uint64_t cap_huge = split_capacity(rows, nnz, huge_threshold(t));
+      if (cap_long <= tuning::kSpmvLongMaxRows)
+        bytes = std::max(bytes, split_bytes(cap_long, cap_huge,
+                                            tuning::kSpmvLongTargetGroups + cap_huge));
+    }
+    return bytes;
   }
 
   uint32_t auto_lanes(uint64_t rows, uint64_t nnz) const {
     return row_lanes_option ? row_lanes_option : tuning::spmv_row_lanes(rows, nnz, max_lanes);
+  }
+  static uint32_t long_threshold(uint32_t lanes) { return tuning::spmv_long_threshold(lanes); }
+  uint32_t split_threshold(uint64_t rows, uint64_t nnz) const {
+    return long_threshold(auto_lanes(rows, nnz));
+  }
+  // Rows longer than `threshold` a matrix can have at most.
+  static uint64_t split_capacity(uint64_t rows, uint64_t nnz, uint64_t threshold) {
+    return std::min(rows, nnz / (threshold + 1));
+  }
+  static uint32_t huge_threshold(uint32_t long_threshold) {
+    return std::max(long_threshold, tuning::kSpmvHugeRow);
+  }
+  // Split kernel's temporary storage: the long and huge lists (count + rows), then the huge
+  // rows' partial sums.
+  uint64_t split_bytes(uint64_t cap_long, uint64_t cap_huge, uint64_t partials) const {
+    return vkprim::detail::align16((cap_long + 1) * 4) + vkprim::detail::align16((cap_huge + 1) * 4) +
+           partials * esz;
   }
 
   SpmvAnalysis analysis(const SpmvRowStats& st) const {
@@ -116,7 +147,16 @@ struct SpmvPlan {
     const uint64_t steps = (st.max_row_length + tuning::kSpmvRowsUnroll * an.row_lanes - 1) /
                            (tuning::kSpmvRowsUnroll * an.row_lanes);
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
-    an.kernel = !regular ? SpmvKernel::merge : tuning::spmv_regular_kernel(esz, st.rows);
+    if (regular) {
+      an.kernel = SpmvKernel::rows;
+    } else {
+      // Irregular rows: the split kernel when the statistics counted its long rows and there
+      // are not too many of them, the merge path otherwise.
+      const uint32_t t = long_threshold(an.row_lanes);
+      const bool split_ok = st.long_threshold == t && st.huge_threshold == huge_threshold(t) &&
+                            st.long_rows <= tuning::kSpmvLongMaxRows;
+      an.kernel = split_ok ? SpmvKernel::split : SpmvKernel::merge;
+    }
     return an;
   }
 
@@ -146,7 +186,8 @@ struct SpmvPlan {
     if (a.rows == 0) return {};
     compute_to_compute_barrier(*ctx, cmd);
     const int w = a.row_ptr_64 ? 1 : 0;
-    SpmvStatsPush sp{a.row_ptr.address, out.address, uint32_t(a.rows), 0};
+    const uint32_t t = split_threshold(a.rows, a.nnz);
+    SpmvStatsPush sp{a.row_ptr.address, out.address, uint32_t(a.rows), t, huge_threshold(t), 0};
     stats[w].dispatch(cmd, &sp, grid_groups(*ctx, a.rows, stats[w].tile_items()));
     return {};
   }
@@ -206,11 +247,29 @@ struct SpmvPlan {
     k = kernel != SpmvKernel::automatic ? kernel : an ? an->kernel : SpmvKernel::merge;
     if (k == SpmvKernel::automatic) k = SpmvKernel::merge;
     lanes = an && an->row_lanes ? an->row_lanes : auto_lanes(a.rows, a.nnz);
-    if (k == SpmvKernel::rows && (!std::has_single_bit(lanes) || lanes > max_row_lanes()))
+    // Split kernel with more possible long rows than one grid dimension: the merge path.
+    if (k == SpmvKernel::split) {
+      const auto [cap_long, cap_huge] = split_rows(a, an, lanes);
+      if (std::max(cap_long, cap_huge) > tuning::kSpmvLongMaxRows) k = SpmvKernel::merge;
+    }
+    if ((k == SpmvKernel::rows || k == SpmvKernel::split) && (!std::has_single_bit(lanes) || lanes > max_row_lanes()))
       return make_error(Errc::invalid_argument,
                         "Spmv: row_lanes must be a power of two <= " +
                             std::to_string(max_row_lanes()) + ", not " + std::to_string(lanes));
     return {};
+  }
+  // Long rows (up to the huge threshold) and huge rows the split kernel must make room for:
+  // the analysis's counts when it counted them for these thresholds, else the most the matrix
+  // can have.
+  bool counted(const SpmvAnalysis* an, uint32_t t) const {
+    return an && an->stats.long_threshold == t && an->stats.huge_threshold == huge_threshold(t);
+  }
+  std::pair<uint64_t, uint64_t> split_rows(const CsrView& a, const SpmvAnalysis* an,
+                                           uint32_t lanes) const {
+    const uint32_t t = long_threshold(lanes);
+    if (counted(an, t))
+      return {an->stats.long_rows - an->stats.huge_rows, an->stats.huge_rows};
+    return {split_capacity(a.rows, a.nnz, t), split_capacity(a.rows, a.nnz, huge_threshold(t))};
   }
   uint32_t max_row_lanes() const { return rows_subgroup ? max_lanes : tuning::kSpmvRowsWorkgroup; }
 
@@ -222,6 +281,7 @@ struct SpmvPlan {
     VKPRIM_TRY(resolve(a, an, k, lanes));
     if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes);
     if (k == SpmvKernel::stream) return record_stream(cmd, a, x, y, alpha, beta);
+    if (k == SpmvKernel::split) return record_split(cmd, a, x, y, alpha, beta, lanes, an, temp_in);
     VKPRIM_TRY(check_merge_limits(a));
     const uint64_t need = temp_bytes(a.rows, a.nnz);
     BufferView temp = temp_in;
@@ -327,7 +387,9 @@ struct SpmvPlan {
   }
 
   Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
-                     double alpha, double beta, uint32_t lanes) const {
+                     double alpha, double beta, uint32_t lanes, uint64_t long_list = 0,
+                     uint64_t huge_list = 0, uint32_t long_threshold = 0,
+                     uint32_t huge_threshold = 0) const {
     const uint32_t per_group = tuning::kSpmvRowsWorkgroup / lanes;
     uint64_t gx = 1, gy = 1;
     VKPRIM_TRY(row_grid(a.rows, (a.rows + per_group - 1) / per_group, gx, gy));
@@ -343,11 +405,74 @@ struct SpmvPlan {
                     y.address,
                     bits_of(alpha, type),
                     bits_of(beta, type),
+                    long_list,
+                    huge_list,
                     uint32_t(a.rows),
                     uint32_t(a.cols),
                     uint32_t(std::countr_zero(lanes)),
-                    beta == 0.0 ? kSpmvBetaZero : 0u};
+                    beta == 0.0 ? kSpmvBetaZero : 0u,
+                    long_threshold,
+                    huge_threshold};
     rows_kernel[a.row_ptr_64 ? 1 : 0].dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+    return {};
+  }
+
+  // Split kernel: the row kernel for rows up to the long threshold, which lists the longer
+  // ones (two counters zeroed first), then spmv_long.comp: one workgroup per long row, and
+  // `pieces` workgroups per huge row with the combining phase. Without long rows (by the
+  // analysis) it is the row kernel alone.
+  Status record_split(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
+                      double alpha, double beta, uint32_t lanes, const SpmvAnalysis* an,
+                      BufferView temp_in) const {
+    const uint32_t threshold = long_threshold(lanes), huge = huge_threshold(threshold);
+    const auto [cap_long, cap_huge] = split_rows(a, an, lanes);  // <= kSpmvLongMaxRows (resolve)
+    if (cap_long + cap_huge == 0 || a.rows == 0 || alpha == 0.0)
+      return record_rows(cmd, a, x, y, alpha, beta, lanes);
+    const uint64_t max_len = counted(an, threshold) ? an->stats.max_row_length : a.nnz;
+    const uint32_t pieces = cap_huge ? tuning::spmv_long_pieces(cap_huge, max_len) : 1;
+    const uint64_t long_bytes = vkprim::detail::align16((cap_long + 1) * 4);
+    const uint64_t huge_bytes = vkprim::detail::align16((cap_huge + 1) * 4);
+    const uint64_t need = split_bytes(cap_long, cap_huge, pieces > 1 ? cap_huge * pieces : 0);
+    BufferView temp = temp_in;
+    if (temp.address == 0) {
+      if (!owned_temp || owned_temp->size() < need)
+        return make_error(Errc::invalid_argument,
+                          "Spmv: no temporary storage: pass a buffer of temp_bytes(rows, nnz) = " +
+                              std::to_string(temp_bytes(a.rows, a.nnz)) +
+                              " bytes or call reserve(rows, nnz) first");
+      temp = owned_temp->view();
+    }
+    if (temp.size < need || temp.address % 16)
+      return make_error(Errc::invalid_argument,
+                        "Spmv: temporary storage must be 16-byte aligned and hold " +
+                            std::to_string(need) + " bytes");
+    const uint64_t long_list = temp.address, huge_list = temp.address + long_bytes,
+                   partial = huge_list + huge_bytes;
+    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
+    VKPRIM_TRY(fill->record(cmd, temp.sub(0, 4), 0, 4));
+    VKPRIM_TRY(fill->record(cmd, temp.sub(long_bytes, 4), 0, 4));
+    compute_to_compute_barrier(*ctx, cmd);
+    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, long_list, huge_list, threshold, huge));
+    compute_to_compute_barrier(*ctx, cmd);
+    const int w = a.row_ptr_64 ? 1 : 0;
+    SpmvLongPush lp{a.row_ptr.address,    a.col_idx.address,    a.values.address,
+                    x.address,            y.address,            long_list,
+                    partial,              bits_of(alpha, type), bits_of(beta, type),
+                    uint32_t(a.cols),     1u,                   beta == 0.0 ? kSpmvBetaZero : 0u,
+                    0u};
+    // Long rows: one workgroup each, which writes y. Huge rows: `pieces` partials each (or y
+    // directly when pieces == 1), then their sums.
+    if (cap_long) long_kernel[w].dispatch(cmd, &lp, 1, uint32_t(cap_long));
+    if (cap_huge) {
+      lp.long_list = huge_list;
+      lp.pieces = pieces;
+      long_kernel[w].dispatch(cmd, &lp, pieces, uint32_t(cap_huge));
+      if (pieces > 1) {
+        compute_to_compute_barrier(*ctx, cmd);
+        lp.phase = 1;
+        long_kernel[w].dispatch(cmd, &lp, uint32_t(cap_huge), 1);
+      }
+    }
     return {};
   }
 
@@ -408,7 +533,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                       "maxComputeWorkGroupInvocations)]");
   if (o.items_per_invocation > 16)
     return make_error(Errc::invalid_argument, "Spmv: items_per_invocation must be in [1, 16]");
-  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::stream))
+  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::split))
     return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
   plan->kernel = o.kernel;
   // The stream kernel's chunk: items_per_invocation entries per invocation.
@@ -488,6 +613,14 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!sk) return sk.error();
       plan->stream_kernel[w] = std::move(*sk);
     }
+    if (plan->has_split()) {
+      auto lk = detail::Pipeline::create_variant(ctx, "spmv_long_" + t + "_" + rp,
+                                                 detail::kSpmvLongPushBytes,
+                                                 tuning::kSpmvLongWorkgroup, tuning::kSpmvLongItems,
+                                                 false);
+      if (!lk) return lk.error();
+      plan->long_kernel[w] = std::move(*lk);
+    }
     auto st = detail::Pipeline::create_variant(ctx, "spmv_stats_" + rp, detail::kSpmvStatsPushBytes,
                                                tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems,
                                                false);
@@ -526,6 +659,7 @@ const char* to_string(SpmvKernel k) {
     case SpmvKernel::merge: return "merge";
     case SpmvKernel::rows: return "rows";
     case SpmvKernel::stream: return "stream";
+    case SpmvKernel::split: return "split";
   }
   return "?";
 }
@@ -537,12 +671,16 @@ Status Spmv::record_row_stats(VkCommandBuffer cmd, const CsrView& a, BufferView 
   return plan_->record_stats(cmd, a, stats);
 }
 
-SpmvRowStats Spmv::row_stats_from_words(const CsrView& a, const uint32_t words[4]) {
+SpmvRowStats Spmv::row_stats_from_words(const CsrView& a, const uint32_t words[8]) {
   SpmvRowStats st;
   st.rows = a.rows;
   st.nnz = a.nnz;
   st.max_row_length = a.rows ? words[0] : 0;
   st.empty_rows = a.rows ? words[1] : 0;
+  st.long_rows = a.rows ? words[2] : 0;
+  st.long_threshold = a.rows ? words[3] : 0;
+  st.huge_rows = a.rows ? words[4] : 0;
+  st.huge_threshold = a.rows ? words[5] : 0;
   return st;
 }
 
@@ -553,7 +691,7 @@ Result<SpmvAnalysis> Spmv::analyze(Runtime& rt, const CsrView& a) const {
   auto buf = rt.alloc(kRowStatsBytes);
   if (!buf) return buf.error();
   VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) { return record_row_stats(cmd, a, buf->view()); }));
-  auto words = rt.download<uint32_t>(buf->view(), 4);
+  auto words = rt.download<uint32_t>(buf->view(), 8);
   if (!words) return words.error();
   return analysis(row_stats_from_words(a, words->data()));
 }

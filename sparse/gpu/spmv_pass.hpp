@@ -31,12 +31,21 @@ static_assert(offsetof(SpmvFixupPush, flags) == 60);
 inline constexpr uint32_t kSpmvFixupPushBytes = 64;
 
 // Row kernel (spmv_rows.comp): one dispatch, L = 2^lane_shift lanes per row.
+// long_threshold != 0 (split kernel): rows longer than it are listed at long_list instead.
 struct SpmvRowsPush {
-  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits;
-  uint32_t rows, cols, lane_shift, flags;
+  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits, long_list, huge_list;
+  uint32_t rows, cols, lane_shift, flags, long_threshold, huge_threshold;
 };
-static_assert(offsetof(SpmvRowsPush, rows) == 56 && offsetof(SpmvRowsPush, flags) == 68);
-inline constexpr uint32_t kSpmvRowsPushBytes = 72;
+static_assert(offsetof(SpmvRowsPush, rows) == 72 && offsetof(SpmvRowsPush, huge_threshold) == 92);
+inline constexpr uint32_t kSpmvRowsPushBytes = 96;
+
+// Split kernel's long rows (spmv_long.comp): phase 0 partial sums, phase 1 combine + write y.
+struct SpmvLongPush {
+  uint64_t row_ptr, col, val, x, y, long_list, partial, alpha_bits, beta_bits;
+  uint32_t cols, pieces, flags, phase;
+};
+static_assert(offsetof(SpmvLongPush, cols) == 72 && offsetof(SpmvLongPush, phase) == 84);
+inline constexpr uint32_t kSpmvLongPushBytes = 88;
 
 // Stream kernel (spmv_stream.comp): one dispatch, WG_SIZE rows per workgroup.
 struct SpmvStreamPush {
@@ -46,13 +55,14 @@ struct SpmvStreamPush {
 static_assert(offsetof(SpmvStreamPush, rows) == 56 && offsetof(SpmvStreamPush, pad) == 68);
 inline constexpr uint32_t kSpmvStreamPushBytes = 72;
 
-// Row-length statistics (spmv_stats.comp): 4 u32 out (max row length, empty rows, 0, 0).
+// Row-length statistics (spmv_stats.comp): 8 u32 out (max row length, empty rows, rows longer
+// than long_threshold, long_threshold, rows longer than huge_threshold, huge_threshold, 0, 0).
 struct SpmvStatsPush {
   uint64_t row_ptr, out;
-  uint32_t rows, pad;
+  uint32_t rows, long_threshold, huge_threshold, pad;
 };
-static_assert(offsetof(SpmvStatsPush, pad) == 20);
-inline constexpr uint32_t kSpmvStatsPushBytes = 24;
+static_assert(offsetof(SpmvStatsPush, pad) == 28);
+inline constexpr uint32_t kSpmvStatsPushBytes = 32;
 
 inline constexpr uint32_t kSpmvBetaZero = 1u;
 
@@ -71,47 +81,70 @@ constexpr uint64_t spmv_shared_bytes(uint32_t wg, uint32_t items, uint32_t value
 inline constexpr uint32_t kSpmvSmallWorkgroup = 256;
 inline constexpr uint32_t kSpmvSmallItems = 1;
 
-// Row kernel: 256 invocations, 256 / L rows per workgroup.
+// Row kernel: 256 invocations, 256 / L rows per workgroup; kSpmvRowsUnroll entries per lane
+// per loop step.
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
-// Lanes per row: the largest power of two <= ceil(mean row length), at most the subgroup size
-// (a row of mean length takes one step; more lanes would idle on regular rows). Not measured
-// on a GPU yet: SpmvOptions::row_lanes overrides it.
+inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
+// Lanes per row: the largest power of two <= ceil(ceil(mean row length) / 4), at most the
+// subgroup size: a row of mean length takes one loop step with all 4 of each lane's entries
+// (their loads, then their gathers, in flight together) and a subgroup holds many rows.
+// Measured on an H200 (docs/sparse-gpu.md "Measurements"): uniform_k16 f32 0.720 ms with
+// L = 4 against 1.082 with the earlier rule's L = 16 (largest power of two <= the mean: one
+// entry per lane), band27 0.288 vs 0.666, arrow 0.079 (L = 1) vs 0.117 (L = 2); powerlaw a
+// tie. SpmvOptions::row_lanes overrides it.
 constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
   const uint64_t mean_ceil = rows ? (nnz + rows - 1) / rows : 1;
+  const uint64_t want = (mean_ceil + kSpmvRowsUnroll - 1) / kSpmvRowsUnroll;
   uint32_t lanes = 1;
-  while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= mean_ceil) lanes *= 2;
+  while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= want) lanes *= 2;
   return lanes;
 }
 // The automatic choice: the row kernel when the longest row is at most
 // kSpmvRowsMaxFactor * mean + kSpmvRowsMaxSlack entries (regular rows) and its lane group
-// needs at most kSpmvRowsMaxSteps loop steps of kSpmvRowsUnroll * L entries; the merge path
-// otherwise (a long row keeps one lane group busy while the others idle, and a few very long
-// rows leave most of the GPU without work). The step cap also keeps the row kernel under
+// needs at most kSpmvRowsMaxSteps loop steps of kSpmvRowsUnroll * L entries; the split kernel
+// (or the merge path) otherwise (a long row keeps one lane group busy while the others idle,
+// and a few very long rows leave most of the GPU without work). The step cap also keeps the row kernel under
 // llvmpipe's limit of 65535 loop iterations per invocation.
 inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
-inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
-// Which kernel the automatic choice runs on regular rows. Measured on an H100 (2026-11-21,
-// docs/benchmarks.md "Session 3"): with f32 values the stream kernel beat the row kernel on
-// every regular matrix of the benchmark suite (4-17 M rows: poisson2d 0.436 vs 0.671 ms, band27
-// 0.454 vs 0.683, uniform_k16 1.040 vs 1.073, short_k2 0.819 vs 0.822, sparse_rows 0.214 vs
-// 0.217); with f64 values the row kernel won (poisson2d 0.724 vs 0.888, band27 0.775 vs 0.836;
-// uniform_k16 a tie). On small matrices the stream kernel has one workgroup per 256 rows, each
-// walking its block's chunks serially: with a few thousand rows it lost to the row kernel
-// (bcsstk33, 8738 rows: 0.025 vs 0.007 ms; bcsstk13, 2003 rows: 0.019 vs 0.005), while
-// luxembourg (114599 rows) still gained (0.0048 vs 0.0054). Hence stream only from
-// kSpmvStreamMinRows rows (256 workgroups) on.
-inline constexpr uint64_t kSpmvStreamMinRows = 65536;
-constexpr SpmvKernel spmv_regular_kernel(uint32_t value_bytes, uint64_t rows) {
-  return value_bytes == 4 && rows >= kSpmvStreamMinRows ? SpmvKernel::stream : SpmvKernel::rows;
-}
+// The automatic choice runs the row kernel on regular rows, f32 and f64. Measured on an H200
+// (2026-11-21, docs/sparse-gpu.md "Measurements"): with lanes from mean / 4 it beat the stream
+// kernel on every regular matrix of the benchmark suite in f32 (poisson2d 0.346 vs 0.387 ms,
+// band27 0.288 vs 0.406, uniform_k16 0.720 vs 1.088, sparse_rows 0.200 vs 0.223, short_k2 a
+// tie) and in f64 (poisson2d 0.412 vs 0.839, band27 0.425 vs 0.783). The stream kernel stays
+// as a forced choice (SpmvKernel::stream).
 // Stream kernel: blocks of 256 rows, chunks of 256 x 8 nonzeros staged in shared memory
 // (SpmvOptions::items_per_invocation overrides the 8; fewer when the chunk would not fit).
 inline constexpr uint32_t kSpmvStreamWorkgroup = 256;
 inline constexpr uint32_t kSpmvStreamItems = 8;
 constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes) {
   return uint64_t(kSpmvStreamWorkgroup) * items * value_bytes + (kSpmvStreamWorkgroup + 1) * 8;
+}
+// Split kernel (SpmvKernel::split): the row kernel sums rows of at most
+// spmv_long_threshold(L) = kSpmvLongSteps loop steps of 4 L entries (so one row stalls its
+// subgroup for at most that many steps); longer rows are listed: "long" rows of at most
+// kSpmvHugeRow entries (8 chunks of 256 x 8) get one workgroup each (spmv_long.comp, chunks
+// summed in turn), "huge" rows are split into `pieces` workgroups each (piece p taking chunks
+// p, p + pieces, ...), with about kSpmvLongTargetGroups workgroups for all of them together
+// and no more pieces than the longest row has chunks. At most kSpmvLongMaxRows rows per list
+// (one grid dimension); a matrix with more goes to the merge path. Measured (H200, powerlaw
+// f32): 32 steps 1.017 ms (4405 long rows), 8 steps 3.23 ms (35 k long rows).
+inline constexpr uint32_t kSpmvLongSteps = 32;
+constexpr uint32_t spmv_long_threshold(uint32_t lanes) {
+  return kSpmvLongSteps * uint32_t(kSpmvRowsUnroll) * lanes;
+}
+inline constexpr uint32_t kSpmvLongWorkgroup = 256;
+inline constexpr uint32_t kSpmvLongItems = 8;
+inline constexpr uint64_t kSpmvLongTargetGroups = 4096;
+inline constexpr uint64_t kSpmvLongMaxRows = 65535;
+inline constexpr uint32_t kSpmvHugeRow = 8 * kSpmvLongWorkgroup * kSpmvLongItems;
+constexpr uint32_t spmv_long_pieces(uint64_t long_rows, uint64_t max_row_length) {
+  const uint64_t chunk = uint64_t(kSpmvLongWorkgroup) * kSpmvLongItems;
+  const uint64_t by_target = (kSpmvLongTargetGroups + long_rows - 1) / (long_rows ? long_rows : 1);
+  const uint64_t by_length = (max_row_length + chunk - 1) / chunk;
+  const uint64_t p = by_target < by_length ? by_target : by_length;
+  return uint32_t(p < 1 ? 1 : p > 65535 ? 65535 : p);
 }
 // Statistics pass: one invocation per row, 4 rows each, grid-stride.
 inline constexpr uint32_t kSpmvStatsWorkgroup = 256;

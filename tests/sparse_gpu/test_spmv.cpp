@@ -3,8 +3,9 @@
 // tile boundaries, the forced 64-bit row pointer, alpha/beta conventions, run-to-run
 // determinism, every shared matrix, and the errors. Outputs are poisoned (NaN) first. The
 // merge path, the row kernel (forced, every lane count, subgroup and shared-memory builds), the
-// stream kernel (forced, default and small chunks) and the automatic choice from
-// Spmv::analyze all run the same checks.
+// stream kernel (forced, default and small chunks), the split kernel (forced, with and without
+// an analysis, small thresholds, both builds; long rows split over many pieces) and the
+// automatic choice from Spmv::analyze all run the same checks.
 #include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
@@ -169,17 +170,58 @@ void check_stream_configs(const CooMatrix& coo, const std::string& name) {
                 true);
 }
 
-// Row-length statistics on the host, for comparison with analyze().
-SpmvRowStats host_stats(const EigenCsr& ref) {
+// The split kernel: forced without an analysis (room for every possible long row), with one,
+// with one lane per row (long threshold 128: many long rows on small matrices), and in the
+// build without subgroup operations.
+SpmvOptions split_kernel(bool subgroup = true, uint32_t lanes = 0) {
+  SpmvOptions o = forced(SpmvKernel::split);
+  o.use_subgroup_ops = subgroup;
+  o.row_lanes = lanes;
+  return o;
+}
+
+template <class T>
+void check_split_configs(const CooMatrix& coo, const std::string& name) {
+  INFO(name << " (" << coo.rows << " x " << coo.cols << ", " << coo.nnz() << " triplets), "
+            << to_string(value_type_of<T>()) << ", split kernel");
+  check_spmv<T>(coo, name + " split", split_kernel(), 1.5, 0.0);
+  check_spmv<T>(coo, name + " split with analysis", split_kernel(), -1.0, 0.5, false, true, true);
+  check_spmv<T>(coo, name + " split L1", split_kernel(true, 1), 2.0, -0.25, false, false, true);
+  check_spmv<T>(coo, name + " split, shared memory", split_kernel(false), 1.0, 1.0);
+}
+
+// Row-length statistics on the host, for comparison with analyze() (long rows: longer than
+// `long_threshold`, 0: not counted).
+SpmvRowStats host_stats(const EigenCsr& ref, uint64_t long_threshold = 0) {
   SpmvRowStats st;
   st.rows = uint64_t(ref.rows());
   st.nnz = uint64_t(ref.nonZeros());
+  st.long_threshold = long_threshold;
+  // Huge rows: longer than 8 chunks of 256 x 8 entries (or the long threshold, if larger).
+  st.huge_threshold = long_threshold ? std::max<uint64_t>(long_threshold, 16384) : 0;
   for (Eigen::Index r = 0; r < ref.rows(); ++r) {
     const uint64_t len = uint64_t(ref.outerIndexPtr()[r + 1] - ref.outerIndexPtr()[r]);
     st.max_row_length = std::max(st.max_row_length, len);
     if (len == 0) ++st.empty_rows;
+    if (long_threshold && len > long_threshold) ++st.long_rows;
+    if (long_threshold && len > st.huge_threshold) ++st.huge_rows;
   }
   return st;
+}
+
+// Long rows among short ones: rows of 9000 and 4500 entries (long: one workgroup each, over
+// several 2048-entry chunks) and 20000 (huge: split into pieces, then combined) between 3000
+// rows of 0-3 entries.
+CooMatrix long_rows_matrix() {
+  const int64_t n = 24000;
+  CooMatrix c = test::empty_matrix(3000, n);
+  for (int64_t r = 0; r < 3000; ++r)
+    for (int64_t j = 0; j < r % 4; ++j) test::add_entry(c, r, (r * 7 + j * 331) % n, 0.5 + j);
+  const std::pair<int64_t, int64_t> longs[] = {{17, 9000}, {1500, 20000}, {2999, 4500}};
+  for (const auto& [r, len] : longs)
+    for (int64_t j = 0; j < len; ++j)
+      test::add_entry(c, r, (j * 13 + r) % n, 1.0 / double(1 + (j % 7)));
+  return c;
 }
 
 // A 5-point stencil on an m x m grid (the regular case the row kernel is for).
@@ -238,6 +280,58 @@ TEST_CASE("SpMV stream kernel matches Eigen on every generated shape, f32 and f6
   });
 }
 
+TEST_CASE("SpMV split kernel matches Eigen on every generated shape, f32 and f64",
+          "[spmv][split]") {
+  for_shapes_f32_f64([](auto t, const CooMatrix& m, const std::string& name) {
+    check_split_configs<decltype(t)>(m, name);
+  });
+  const CooMatrix m = long_rows_matrix();
+  check_split_configs<float>(m, "long rows");
+  if (test::gpu().caps().shader_float64) check_split_configs<double>(m, "long rows");
+  check_spmv<float>(m, "long rows auto", automatic(), 1.0, 0.0, false, false, true);
+}
+
+TEST_CASE("SpMV split kernel with a 64-bit row pointer forced", "[spmv][split][rowptr64]") {
+  const bool f64 = test::gpu().caps().shader_float64;
+  auto shapes = test::generated_shapes();
+  shapes.push_back({"long rows", long_rows_matrix()});
+  for (const auto& s : shapes) {
+    INFO(s.name);
+    check_spmv<float>(s.m, s.name + " r64 split", split_kernel(), 1.0, 1.0, true);
+    check_spmv<float>(s.m, s.name + " r64 split with analysis", split_kernel(), 1.0, 0.0, true,
+                      false, true);
+    if (f64)
+      check_spmv<double>(s.m, s.name + " r64 split f64", split_kernel(true, 1), 2.0, 0.5, true,
+                         false, true);
+  }
+}
+
+TEST_CASE("SpMV split kernel: bit-identical from run to run, with or without an analysis",
+          "[spmv][split][determinism]") {
+  const auto shapes = test::generated_shapes();
+  Runtime& rt = test::gpu();
+  for (const auto& [name, m] :
+       {std::pair<std::string, CooMatrix>{"long rows", long_rows_matrix()},
+        std::pair<std::string, CooMatrix>{shapes[9].name, shapes[9].m},
+        std::pair<std::string, CooMatrix>{shapes[6].name, shapes[6].m}}) {
+    INFO(name);
+    const DeviceCsr a =
+        DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(m))).value();
+    const auto x = vector_values<float>(size_t(m.cols), 3);
+    const auto y0 = vector_values<float>(size_t(m.rows), 4);
+    for (uint32_t lanes : {1u, 0u}) {
+      // The long-row list is filled by atomics in any order; the sums must not depend on it.
+      const auto first = gpu_spmv(a, x, y0, 1.0, 1.0, split_kernel(true, lanes), true);
+      for (int run = 0; run < 3; ++run) {
+        const auto again = gpu_spmv(a, x, y0, 1.0, 1.0, split_kernel(true, lanes), true);
+        REQUIRE(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)) == 0);
+      }
+      const auto wg = gpu_spmv(a, x, y0, 1.0, 1.0, split_kernel(false, lanes), true);
+      REQUIRE(std::memcmp(first.data(), wg.data(), first.size() * sizeof(float)) == 0);
+    }
+  }
+}
+
 TEST_CASE("SpMV stream kernel with a 64-bit row pointer forced", "[spmv][stream][rowptr64]") {
   const bool f64 = test::gpu().caps().shader_float64;
   for (const auto& s : test::generated_shapes()) {
@@ -249,13 +343,12 @@ TEST_CASE("SpMV stream kernel with a 64-bit row pointer forced", "[spmv][stream]
   }
 }
 
-TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stream or row kernel "
-          "for regular rows and merge for power-law and arrow",
+TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row kernel "
+          "for regular rows and the split kernel for power-law and arrow",
           "[spmv][analyze]") {
   Runtime& rt = test::gpu();
   Spmv& plan = plan_for(ValueType::f32, automatic());
-  // Regular rows: the stream kernel for f32 from 65536 rows on, the row kernel below (tuning);
-  // the generated shapes are all smaller.
+  // Regular rows: the row kernel (f32 and f64, any size).
   const SpmvKernel regular_kernel = SpmvKernel::rows;
   auto shapes = test::generated_shapes();
   shapes.push_back({"stencil 70x70", stencil(70)});
@@ -263,12 +356,17 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
   for (const auto& s : shapes) {
     INFO(s.name);
     const EigenCsr ref = test::eigen_reference(s.m);
-    const SpmvRowStats want = host_stats(ref);
     for (bool r64 : {false, true}) {
       DeviceCsrOptions o;
       o.force_row_ptr_64 = r64;
       const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref), o).value();
       const SpmvAnalysis an = plan.analyze(rt, a.view()).value();
+      // The split kernel's long rows: longer than 32 row-kernel steps of 4 L entries.
+      const SpmvRowStats want = host_stats(ref, ref.rows() ? 128u * an.row_lanes : 0u);
+      CHECK(an.stats.long_threshold == want.long_threshold);
+      CHECK(an.stats.long_rows == want.long_rows);
+      CHECK(an.stats.huge_threshold == want.huge_threshold);
+      CHECK(an.stats.huge_rows == want.huge_rows);
       CHECK(an.stats.rows == want.rows);
       CHECK(an.stats.nnz == want.nnz);
       CHECK(an.stats.max_row_length == want.max_row_length);
@@ -278,7 +376,7 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
       const bool regular =
           double(want.max_row_length) <= 8.0 * want.mean_row_length() + 32.0 &&
           want.max_row_length <= 1024u * 4u * an.row_lanes;
-      CHECK(an.kernel == (regular ? regular_kernel : SpmvKernel::merge));
+      CHECK(an.kernel == (regular ? regular_kernel : SpmvKernel::split));
       const SpmvAnalysis from_host = plan.analysis(want);
       CHECK(from_host.kernel == an.kernel);
       CHECK(from_host.row_lanes == an.row_lanes);
@@ -290,48 +388,64 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the stre
       Buffer sb = rt.alloc(Spmv::kRowStatsBytes).value();
       rt.submit([&](VkCommandBuffer cmd) { return plan.record_row_stats(cmd, a.view(), sb.view()); })
           .value();
-      const auto words = rt.download<uint32_t>(sb.view(), 4).value();
+      const auto words = rt.download<uint32_t>(sb.view(), 8).value();
       const SpmvRowStats rec = Spmv::row_stats_from_words(a.view(), words.data());
       CHECK(rec.max_row_length == want.max_row_length);
       CHECK(rec.empty_rows == want.empty_rows);
+      CHECK(rec.long_rows == want.long_rows);
+      CHECK(rec.long_threshold == want.long_threshold);
+      CHECK(rec.huge_rows == want.huge_rows);
+      CHECK(rec.huge_threshold == want.huge_threshold);
     }
   }
   CHECK(chosen.at("stencil 70x70") == regular_kernel);
   CHECK(chosen.at("short rows k=2 with explicit zeros") == regular_kernel);
-  CHECK(chosen.at("power-law rows") == SpmvKernel::merge);
-  CHECK(chosen.at("arrow") == SpmvKernel::merge);
-  CHECK(chosen.at("one dense row") == SpmvKernel::merge);
+  CHECK(chosen.at("power-law rows") == SpmvKernel::split);
+  CHECK(chosen.at("arrow") == SpmvKernel::split);
+  CHECK(chosen.at("one dense row") == SpmvKernel::split);
   CHECK(chosen.at("all rows empty 3000x40") == regular_kernel);
 
-  // Lane counts from the mean: a stencil (mean ~4.9) gets 4 lanes where the subgroup allows.
+  // Lane counts from the mean: about 4 entries per lane, a power of two <= ceil(mean / 4):
+  // a stencil (mean ~4.9) gets 2 lanes where the subgroup allows, 27 per row 4, 64 per row 16.
   SpmvRowStats st;
   st.rows = 1000;
   st.nnz = 4900;
   st.max_row_length = 5;
-  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(4, max_subgroup_lanes()));
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(2, max_subgroup_lanes()));
   st.nnz = 1000 * 27;
   st.max_row_length = 27;
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(4, max_subgroup_lanes()));
+  st.nnz = 1000 * 64;
   CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(16, max_subgroup_lanes()));
   st.nnz = 2000;
-  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(2, max_subgroup_lanes()));
-  // Regular but few, very long rows (a lane group would walk > 1024 steps): merge.
+  CHECK(plan.analysis(st).row_lanes == 1u);
+  // Regular but few, very long rows (a lane group would walk > 1024 steps): the split kernel
+  // when the statistics counted its long rows, the merge path when they did not, or when
+  // there are more long rows than the split kernel takes.
   st.rows = 4;
   st.nnz = 4 * 1000000;
   st.max_row_length = 1000000;
   CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
+  st.long_threshold = 128u * plan.analysis(st).row_lanes;
+  st.huge_threshold = std::max<uint64_t>(st.long_threshold, 16384);
+  st.long_rows = st.huge_rows = 4;
+  CHECK(plan.analysis(st).kernel == SpmvKernel::split);
+  st.long_rows = 65536;
+  CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
+  st.long_threshold = st.long_rows = st.huge_threshold = st.huge_rows = 0;
   st.nnz = 4 * 2000;
   st.max_row_length = 2000;
   CHECK(plan.analysis(st).kernel == regular_kernel);
-  // Many regular rows: the stream kernel with f32 values, the row kernel with f64.
+  // Many regular rows: the row kernel too, with f32 and f64 values (the stream kernel only
+  // when forced).
   SpmvRowStats big;
   big.rows = 65536;
   big.nnz = 5 * big.rows;
   big.max_row_length = 5;
-  CHECK(plan.analysis(big).kernel == SpmvKernel::stream);
-  big.rows = 65535;
-  big.nnz = 5 * big.rows;
   CHECK(plan.analysis(big).kernel == SpmvKernel::rows);
   big.rows = uint64_t(1) << 24;
+  big.nnz = 5 * big.rows;
+  CHECK(plan.analysis(big).kernel == SpmvKernel::rows);
   big.nnz = 5 * big.rows;
   if (rt.caps().shader_float64) CHECK(plan_for(ValueType::f64, automatic()).analysis(big).kernel == SpmvKernel::rows);
   // f64 values: the row kernel on the same statistics.
@@ -423,7 +537,7 @@ TEST_CASE("SpMV alpha == 0 reads neither A nor x, beta == 0 never reads y", "[sp
   y = gpu_spmv(a, x, y0, 0.0, 0.0, SpmvOptions{});
   for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == 0.0f);
   // The same conventions with the row and stream kernels and under the automatic choice.
-  for (const auto& o : {row_kernel(true), row_kernel(false), stream_kernel(), automatic()}) {
+  for (const auto& o : {row_kernel(true), row_kernel(false), stream_kernel(), split_kernel(), automatic()}) {
     y = gpu_spmv(a, x, y0, 0.0, -2.0, o, true);
     for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == -2.0f * y0[i]);
     y = gpu_spmv(a, x, y0, 0.0, 0.0, o, true);
@@ -611,7 +725,7 @@ TEST_CASE("SpMV and DeviceCsr refuse broken contracts clearly", "[spmv][errors]"
   CHECK(rt.submit([&](VkCommandBuffer cmd) {
             return autoplan.record(cmd, a.view(), x.view(), y.view(), 1.0, 0.0, an);
           }).error().code == Errc::invalid_argument);
-  CHECK(Spmv::create(rt.context(), ValueType::f32, forced(SpmvKernel(4))).error().code ==
+  CHECK(Spmv::create(rt.context(), ValueType::f32, forced(SpmvKernel(5))).error().code ==
         Errc::invalid_argument);
   // The row and stream kernels need no temporary storage.
   CHECK(plan_for(ValueType::f32, row_kernel(true)).temp_bytes(1000, 100000) == 0);

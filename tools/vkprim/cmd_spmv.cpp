@@ -1,7 +1,7 @@
 // `vkprim spmv [FILE...] [--generate KIND:N]`: loads each matrix (Matrix Market or Binsparse;
 // symmetric storage expanded), builds its CSR, runs y = A x on the GPU (median of --runs
 // timestamp-timed runs), validates y against Eigen in f64 and prints a table (--json: records).
-// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows|stream
+// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows|stream|split
 // picks the SpMV kernel (auto: from the row-length analysis, as Spmv::analyze); the table says
 // which ran. --items sets SpmvOptions::items_per_invocation (merge tile, stream chunk).
 #include <vkprim/elementwise.hpp>
@@ -151,7 +151,9 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     kr.kernel_option = to_string(kernel);
     kr.kernel = to_string(an->kernel);
-    kr.row_lanes = an->kernel == sparse::SpmvKernel::rows ? an->row_lanes : 0;
+    kr.row_lanes = an->kernel == sparse::SpmvKernel::rows || an->kernel == sparse::SpmvKernel::split
+                       ? an->row_lanes
+                       : 0;
     kr.stats = an->stats;
     // y poisoned first (NaN bits), so a row the kernel failed to write cannot pass.
     if (coo.rows > 0)
@@ -211,9 +213,10 @@ void register_spmv(CLI::App& app, Action& action) {
       ->check(CLI::Range(1u, 100000u))
       ->capture_default_str();
   cmd->add_option("--kernel", kernel,
-                  "SpMV kernel: auto (row kernel for regular rows, merge path otherwise, from "
-                  "row-length statistics), merge, rows, stream (CSR-Stream, only when asked "
-                  "for); a comma list (auto,merge,rows,stream) runs each matrix under each")
+                  "SpMV kernel: auto (stream/row kernel for regular rows, split or merge path "
+                  "otherwise, from row-length statistics), merge, rows, stream (CSR-Stream), "
+                  "split (row kernel + long rows split over workgroups); a comma list "
+                  "(auto,merge,rows,stream,split) runs each matrix under each")
       ->capture_default_str();
   cmd->add_option("--row-lanes", row_lanes,
                   "Row kernel: lanes per row (power of two <= subgroup size; 0: from the mean "
@@ -257,9 +260,11 @@ void register_spmv(CLI::App& app, Action& action) {
           cli.kernels.push_back(sparse::SpmvKernel::rows);
         else if (k == "stream")
           cli.kernels.push_back(sparse::SpmvKernel::stream);
+        else if (k == "split")
+          cli.kernels.push_back(sparse::SpmvKernel::split);
         else
           return report(make_error(Errc::invalid_argument,
-                                   "--kernel: '" + k + "' is not auto, merge, rows or stream"),
+                                   "--kernel: '" + k + "' is not auto, merge, rows, stream or split"),
                         kExitUsage);
         at = comma + 1;
       }
@@ -282,7 +287,9 @@ void register_spmv(CLI::App& app, Action& action) {
                  "GFLOP/s", "GB/s", "rel err", "max err", "verified");
       for (const auto& r : rows) {
         const double s = r.t.median_ms * 1e-3;
-        std::string k = r.kernel == "rows" ? fmt::format("rows/L{}", r.row_lanes) : r.kernel;
+        std::string k = r.kernel == "rows" || r.kernel == "split"
+                            ? fmt::format("{}/L{}", r.kernel, r.row_lanes)
+                            : r.kernel;
         if (r.kernel_option == "auto") k = "auto:" + k;
         fmt::print(out,
                    "{:<22} {:>9} {:>9} {:>10} {:<4} {:<13} {:>10.4f} {:>10.4f} {:>9.2f} {:>8.1f} "
@@ -334,6 +341,8 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"items", items},
                          {"max_row", r.stats.max_row_length},
                          {"empty_rows", r.stats.empty_rows},
+                         {"long_rows", r.stats.long_rows},
+                         {"long_threshold", r.stats.long_threshold},
                          {"mean_row", r.stats.mean_row_length()},
                          {"analyze_ms", r.analyze_ms}});
         }

@@ -2,7 +2,7 @@
 // (device_csr.hpp), f32 or f64 (f64 where the device has shaderFloat64; Errc::unsupported
 // otherwise).
 //
-// Three kernels (docs/sparse-gpu.md):
+// Four kernels (docs/sparse-gpu.md):
 //
 // * merge path (SpmvKernel::merge), the robust one: merge-based SpMV (Merrill & Garland,
 //   "Merge-based Parallel Sparse Matrix-Vector Multiplication", SC16). The work is the merge of
@@ -18,11 +18,19 @@
 // * row kernel (SpmvKernel::rows), the fast path for regular matrices: one dispatch, no
 //   temporary storage, no atomics, no barrier of its own. L consecutive lanes of a subgroup
 //   own one row (L a power of two up to the subgroup size, from the mean row length: the
-//   largest power of two <= ceil(nnz / rows), or SpmvOptions::row_lanes), stride over its
-//   nonzeros with coalesced loads (4 entries per lane per loop step) and combine their sums by
-//   a fixed shuffle tree (shared memory without subgroup operations: the same tree). A row of
-//   length n costs its lane group ceil(n / (4 L)) steps, so one long row stalls its subgroup:
-//   this kernel is only for rows of similar length. (On lavapipe, whose llvmpipe compiler
+//   largest power of two <= ceil(ceil(nnz / rows) / 4), or SpmvOptions::row_lanes), stride
+//   over its nonzeros with coalesced loads (4 entries per lane per loop step, their loads
+//   issued before their x gathers) and combine their sums by a fixed shuffle tree (shared
+//   memory without subgroup operations: the same tree). A row of length n costs its lane
+//   group ceil(n / (4 L)) steps, so one long row stalls its subgroup: this kernel alone is
+//   only for rows of similar length.
+// * split kernel (SpmvKernel::split), for irregular rows: the row kernel for every row of at
+//   most 32 steps (128 L entries); it lists the longer rows (integer atomics) instead of
+//   summing them. Rows of up to 16384 entries then get one workgroup each, longer ("huge")
+//   rows several workgroups each whose partial sums a last pass adds in a fixed order
+//   (spmv_long.comp) — no float atomics. 3 to 6 dispatches (with two tiny fills), temporary
+//   storage for the lists and partials; with no long rows (by the analysis) it is the row
+//   kernel alone. More than 65535 long or huge rows: the merge path instead. (On lavapipe, whose llvmpipe compiler
 //   stops any loop after 65535 iterations, a forced row kernel drops the tail of rows longer
 //   than 65535 * 4 * L entries; `automatic` never sends such rows to it.)
 // * stream kernel (SpmvKernel::stream; CSR-Stream, Greathouse & Daga SC14), for regular
@@ -39,33 +47,33 @@
 // per matrix by analyze() (a small GPU pass over the row pointer, read back). Regular rows —
 // max row length <= 8 * mean + 32 (mean = nnz / rows over all rows, empty ones included) and
 // the longest row takes a row-kernel lane group at most 1024 loop steps of 4 * L entries — go
-// to the stream kernel with f32 values and at least 65536 rows, to the row kernel otherwise
-// (what measured faster on an H100, docs/benchmarks.md: the stream kernel has one workgroup per
-// 256 rows, too few on small matrices, and lost in f64); the
-// merge path takes the rest (power-law and arrow matrices, a dense row among short ones, a few
-// very long rows that would leave most of the GPU idle). The bound's constants are not tuned
-// on a GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row
-// kernel a row-pointer read and a y write, as it costs the merge path a merge item; a matrix
-// of mostly empty rows has a small mean, so a few long rows already send it to the merge path.
+// to the row kernel (f32 and f64: it measured faster than the stream kernel on every regular
+// matrix of the suite on an H200, docs/sparse-gpu.md); the split kernel takes the rest
+// (power-law and arrow matrices, a dense row among short ones, a few very long rows), or the
+// merge path when they have more than 65535 long rows. The bound's constants are not tuned
+// on a GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the
+// row kernel a row-pointer read and a y write, as it costs the merge path a merge item.
 // Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
-// statistics back while recording); `merge`, `rows` and `stream` force a kernel with or
-// without one. The simple form spmv() and `vkprim spmv` analyze and use `automatic` unless
-// told otherwise.
+// statistics back while recording); `merge`, `rows`, `stream` and `split` force a kernel with
+// or without one (the split kernel without an analysis makes room for every row that could
+// be long). The simple form spmv() and `vkprim spmv` analyze and use `automatic` unless told
+// otherwise.
 //
 // Determinism: every kernel gives bit-identical results from run to run on a device (every
 // sum has a fixed order and every y element exactly one writer). The kernels (and the row
 // kernel with different L) sum in different orders, so they may differ from each other by
 // rounding; the row kernel's subgroup and shared-memory builds use the same tree and agree
 // bit for bit; the stream kernel sums each row serially in entry order (a serial CPU loop's
-// order). Both differ from a serial CPU sum by rounding, within ~ (row length) * eps *
+// order); the split kernel's long-row lists are filled in any order, but a row's sum does not
+// depend on its place in the list (fixed chunks, fixed trees, partials added in piece order). Both differ from a serial CPU sum by rounding, within ~ (row length) * eps *
 // sum |a_ij x_j|.
 //
 // BLAS conventions: beta == 0 means y is not read (NaNs in y do not propagate); alpha == 0 means
 // A and x are not read (y = beta * y).
 //
-// Temporary storage (merge path only): temp_bytes(rows, nnz) tells what a call needs (a few
-// words per tile of Spmv::tile_items() rows + nonzeros; 0 for a plan forced to the row or
-// stream kernel);
+// Temporary storage (merge path and split kernel): temp_bytes(rows, nnz) tells what a call
+// needs (a few words per tile of Spmv::tile_items() rows + nonzeros, or the split kernel's
+// lists and partials if larger; 0 for a plan forced to the row or stream kernel);
 // pass a buffer that large, or call reserve() once and pass none. Calls sharing a temp buffer
 // are ordered by the barrier each call records first.
 //
@@ -89,8 +97,9 @@ enum class SpmvKernel : uint32_t {
   merge = 1,      // merge path (robust on any row-length distribution)
   rows = 2,       // row kernel (regular rows)
   stream = 3,     // stream kernel (regular rows)
+  split = 4,      // row kernel for rows up to a threshold, long rows split over workgroups
 };
-const char* to_string(SpmvKernel k);  // "auto", "merge", "rows", "stream"
+const char* to_string(SpmvKernel k);  // "auto", "merge", "rows", "stream", "split"
 
 struct SpmvOptions {
   // Use subgroup operations where the device has them (in-tile scan: shuffles, ballot; row
@@ -103,8 +112,8 @@ struct SpmvOptions {
   // workgroup is always 256).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
-  // Kernel choice. A plan builds the pipelines of the kernels it may run: all three under
-  // `automatic`, one otherwise.
+  // Kernel choice. A plan builds the pipelines of the kernels it may run: all four under
+  // `automatic`, one otherwise (the split kernel: also the row kernel and the merge path).
   SpmvKernel kernel = SpmvKernel::automatic;
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
   // workgroup size without subgroup operations). 0: from the mean row length.
@@ -117,6 +126,13 @@ struct SpmvRowStats {
   uint64_t nnz = 0;
   uint64_t max_row_length = 0;  // saturates at 2^32 - 1 when computed on the GPU
   uint64_t empty_rows = 0;
+  // Rows longer than long_threshold entries (the split kernel's long rows; analyze() counts
+  // them for the threshold the split kernel will use; 0 / 0 when unknown).
+  uint64_t long_rows = 0;
+  uint64_t long_threshold = 0;
+  // Of those, rows longer than huge_threshold (split over several workgroups each).
+  uint64_t huge_rows = 0;
+  uint64_t huge_threshold = 0;
   double mean_row_length() const { return rows ? double(nnz) / double(rows) : 0.0; }
 };
 
@@ -124,7 +140,7 @@ struct SpmvRowStats {
 struct SpmvAnalysis {
   SpmvRowStats stats;
   SpmvKernel kernel = SpmvKernel::merge;  // merge, rows or stream, never automatic
-  uint32_t row_lanes = 1;                 // lanes per row when kernel == rows
+  uint32_t row_lanes = 1;                 // lanes per row when kernel == rows or split
 };
 
 namespace detail {
@@ -150,13 +166,14 @@ class Spmv {
   // read back: call it once per matrix, not per product) and the kernel choice for it.
   // Requires the matrix to be written (the barrier of a submission on rt).
   Result<SpmvAnalysis> analyze(Runtime& rt, const CsrView& a) const;
-  // The recording form of analyze(): writes the statistics of `a` as 4 u32 words (the longest
-  // row's length, saturated at 2^32 - 1; the number of empty rows; 0; 0) into `stats`
+  // The recording form of analyze(): writes the statistics of `a` as 8 u32 words (the longest
+  // row's length, saturated at 2^32 - 1; the number of empty rows; the split kernel's long-row
+  // count and threshold; its huge-row count and threshold; 0; 0) into `stats`
   // (kRowStatsBytes, 4-byte aligned device memory the caller reads back after the
   // submission), then hands them to analysis(). Same barriers as record().
-  static constexpr uint64_t kRowStatsBytes = 16;
+  static constexpr uint64_t kRowStatsBytes = 32;
   Status record_row_stats(VkCommandBuffer cmd, const CsrView& a, BufferView stats) const;
-  static SpmvRowStats row_stats_from_words(const CsrView& a, const uint32_t words[4]);
+  static SpmvRowStats row_stats_from_words(const CsrView& a, const uint32_t words[8]);
   // The kernel choice for statistics (the rule at the top of this file), honouring
   // SpmvOptions::kernel and row_lanes.
   SpmvAnalysis analysis(const SpmvRowStats& stats) const;
