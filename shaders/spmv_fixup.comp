@@ -35,7 +35,7 @@ void main() {
     bool fix[ITEMS];
     uint row[ITEMS];
     T sum[ITEMS], y_old[ITEMS];
-    for (uint k = 0; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
       const uint t = group * per_group + k * WG_SIZE + gl_LocalInvocationID.x;
       fix[k] = false;
       row[k] = 0u;
@@ -47,11 +47,11 @@ void main() {
                  TBuf(pc.head_addr + uint64_t(t) * T_SIZE).v[0];
       }
     }
-    for (uint k = 0; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
       y_old[k] = T(0);
       if (fix[k] && read_y) y_old[k] = TBuf(pc.y_addr + uint64_t(row[k]) * T_SIZE).v[0];
     }
-    for (uint k = 0; k < ITEMS; ++k)
+    [[unroll]] for (uint k = 0; k < ITEMS; ++k)
       if (fix[k])
         TBuf(pc.y_addr + uint64_t(row[k]) * T_SIZE).v[0] =
             read_y ? alpha * sum[k] + beta * y_old[k] : alpha * sum[k];

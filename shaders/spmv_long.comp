@@ -83,7 +83,7 @@ void main() {
     for (uint64_t c0 = begin + uint64_t(p) * CHUNK; c0 < end; c0 += stride) {
       uint col[ITEMS];
       T val[ITEMS];
-      for (uint i = 0u; i < ITEMS; ++i) {
+      [[unroll]] for (uint i = 0u; i < ITEMS; ++i) {
         const uint64_t k = c0 + i * WG_SIZE + lid;
         col[i] = 0xFFFFFFFFu;
         val[i] = T(0);
@@ -93,11 +93,11 @@ void main() {
         }
       }
       T xv[ITEMS];
-      for (uint i = 0u; i < ITEMS; ++i) {
+      [[unroll]] for (uint i = 0u; i < ITEMS; ++i) {
         xv[i] = T(0);
         if (col[i] < pc.cols) xv[i] = TBuf(pc.x_addr + uint64_t(col[i]) * T_SIZE).v[0];
       }
-      for (uint i = 0u; i < ITEMS; ++i)
+      [[unroll]] for (uint i = 0u; i < ITEMS; ++i)
         if (col[i] < pc.cols) acc += val[i] * xv[i];
     }
     const T sum = workgroup_sum(acc);

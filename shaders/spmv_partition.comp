@@ -26,7 +26,7 @@ void main() {
   const uint groups_needed = (pc.points + per_group - 1) / per_group;
   const uint64_t total = uint64_t(pc.rows) + pc.nnz;
   FOR_EACH_TILE(group, groups_needed) {
-    for (uint k = 0; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
       const uint g = group * per_group + k * WG_SIZE + gl_LocalInvocationID.x;
       if (g >= pc.points) continue;
       const uint64_t diag = min(uint64_t(g) * pc.tile_items, total);

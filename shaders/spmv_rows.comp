@@ -69,7 +69,7 @@ T shuffle_down(T v, uint delta) {
 void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
   uint c[UNROLL_N];
   T a[UNROLL_N];
-  for (uint u = 0u; u < UNROLL_N; ++u) {
+  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
     const uint64_t ku = k + uint64_t(u) * L;
     c[u] = 0xFFFFFFFFu;
     a[u] = T(0);
@@ -79,11 +79,11 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
     }
   }
   T xv[UNROLL_N];
-  for (uint u = 0u; u < UNROLL_N; ++u) {
+  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
     xv[u] = T(0);
     if (c[u] < pc.cols) xv[u] = TBuf(pc.x_addr + uint64_t(c[u]) * T_SIZE).v[0];
   }
-  for (uint u = 0u; u < UNROLL_N; ++u)
+  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u)
     if (c[u] < pc.cols) acc += a[u] * xv[u];
 }
 

@@ -33,7 +33,7 @@ void main() {
   const uint groups_needed = uint((uint64_t(pc.rows) + per_group - 1ul) / per_group);
   uint longest = 0u, empty = 0u, long_rows = 0u, huge_rows = 0u;
   FOR_EACH_TILE(group, groups_needed) {
-    for (uint i = 0u; i < ITEMS; ++i) {
+    [[unroll]] for (uint i = 0u; i < ITEMS; ++i) {
       const uint64_t r = uint64_t(group) * per_group + i * WG_SIZE + lid;
       if (r >= uint64_t(pc.rows)) continue;
       const uint64_t len = row_ptr_at(pc.row_ptr_addr, r + 1ul) - row_ptr_at(pc.row_ptr_addr, r);

@@ -77,7 +77,7 @@ void main() {
     // 1. Products of the chunk's entries into shared memory.
     uint col[ITEMS];
     T val[ITEMS];
-    for (uint s = 0u; s < ITEMS; ++s) {
+    [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
       const uint i = s * WG_SIZE + lid;
       col[s] = 0u;
       val[s] = T(0);
@@ -88,12 +88,12 @@ void main() {
       }
     }
     T xv[ITEMS];
-    for (uint s = 0u; s < ITEMS; ++s) {
+    [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
       xv[s] = T(0);
       if (s * WG_SIZE + lid < n && col[s] < pc.cols)
         xv[s] = TBuf(pc.x_addr + uint64_t(col[s]) * T_SIZE).v[0];
     }
-    for (uint s = 0u; s < ITEMS; ++s) {
+    [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
       const uint i = s * WG_SIZE + lid;
       if (i < n) s_prod[i] = col[s] < pc.cols ? val[s] * xv[s] : T(0);
     }

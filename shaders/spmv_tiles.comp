@@ -103,7 +103,7 @@ void main() {
   uint ended = 0u;
   {
     uint i = i_start, j = j_start;
-    for (uint s = 0u; s < ITEMS; ++s) {
+    [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
       if (s >= steps) {
       } else if (i < n_rows && s_row_end[i] <= j) {
         run = T(0);
@@ -129,7 +129,7 @@ void main() {
   {
     T acc = before.v;
     uint i = i_start, j = j_start;
-    for (uint s = 0u; s < ITEMS; ++s) {
+    [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
       if (s >= steps) {
       } else if (i < n_rows && s_row_end[i] <= j) {
         if (i == 0u && first_row_continues)
