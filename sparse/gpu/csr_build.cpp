@@ -1,13 +1,12 @@
 // CSR construction from COO and transpose on the GPU (include/vkprim/sparse/csr_build.hpp;
-// shaders/csr_*.comp): radix sort of packed (row, col) keys, segmented sum of duplicates,
-// compaction, row pointer.
+// shaders/csr_*.comp): radix sort of packed (row, col) keys with the values as payload, serial
+// sums of duplicates in input order, compaction, row pointer.
 #include <algorithm>
 #include <bit>
 #include <optional>
 #include <string>
 #include <vector>
 #include <vkprim/elementwise.hpp>
-#include <vkprim/gather_scatter.hpp>
 #include <vkprim/scan.hpp>
 #include <vkprim/sort.hpp>
 #include <vkprim/sparse/csr_build.hpp>
@@ -30,15 +29,15 @@ uint32_t bits_for(uint64_t extent) {
 }
 
 struct KeysPush {
-  uint64_t rows, cols, keys, idx, status;
+  uint64_t rows, cols, keys, status;
   uint32_t n, nrows, ncols, col_bits;
 };
 struct RunsPush {
-  uint64_t keys, heads, ends;
+  uint64_t keys, ends;
   uint32_t n;
 };
 struct CompactPush {
-  uint64_t keys, ends, pos, sums, col_out, val_out, row_of, nnz;
+  uint64_t keys, ends, pos, vals, col_out, val_out, row_of, nnz;
   uint32_t n, col_bits;
 };
 struct RowPtrPush {
@@ -53,8 +52,7 @@ constexpr uint32_t kWg = 256, kItems = 4;
 }  // namespace
 
 struct CsrBuildLayout {
-  uint64_t keys_in = 0, idx = 0, keys = 0, perm = 0, vals = 0, heads = 0, ends = 0, sums = 0,
-           pos = 0, row_of = 0, work = 0, total = 0;
+  uint64_t keys_in = 0, keys = 0, vals = 0, ends = 0, pos = 0, row_of = 0, work = 0, total = 0;
 };
 
 struct CsrBuildPlan {
@@ -62,9 +60,7 @@ struct CsrBuildPlan {
   ValueType type = ValueType::f32;
   uint32_t esz = 4;
   Pipeline keys[2], runs[2], compact[2], row_ptr[2], expand[2];  // [0]: 32-bit, [1]: 64-bit
-  std::optional<RadixSort> sort32, sort64;
-  std::optional<Gather> gather;
-  std::optional<SegmentedScan> segsum;
+  std::optional<RadixSort> sort32, sort64;  // keys u32 / u64, the values (esz bytes) as payload
   std::optional<Scan> scan;
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
@@ -84,17 +80,12 @@ struct CsrBuildPlan {
       return here;
     };
     L.keys_in = take(n * kb);
-    L.idx = take(n * 4);
     L.keys = take(n * kb);
-    L.perm = take(n * 4);
     L.vals = take(n * esz);
-    L.heads = take(n * 4);
     L.ends = take(n * 4);
-    L.sums = take(n * esz);
     L.pos = take(n * 4);
     L.row_of = take(n * 4);
-    const uint64_t work = std::max(
-        {(k64 ? sort64 : sort32)->temp_bytes(n), segsum->temp_bytes(n), scan->temp_bytes(n)});
+    const uint64_t work = std::max((k64 ? sort64 : sort32)->temp_bytes(n), scan->temp_bytes(n));
     L.work = take(work);
     L.total = at;
     return L;
@@ -133,7 +124,6 @@ struct CsrBuildPlan {
     return {};
   }
 
-  // The build proper, from triplets already in temp (keys_in/idx written by `prologue`).
   Status record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
                 BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
                 BufferView temp_in) const {
@@ -160,28 +150,24 @@ struct CsrBuildPlan {
       return {};
     }
     compute_to_compute_barrier(c, cmd);
-    KeysPush kp{coo_rows.address,   coo_cols.address,   base + L.keys_in,
-                base + L.idx,       counts.address + 4, uint32_t(n),
-                uint32_t(out.rows), uint32_t(out.cols), cb};
+    KeysPush kp{coo_rows.address, coo_cols.address,   base + L.keys_in,   counts.address + 4,
+                uint32_t(n),      uint32_t(out.rows), uint32_t(out.cols), cb};
     keys[k64].dispatch(cmd, &kp, grid_groups(c, n, keys[k64].tile_items()));
     compute_to_compute_barrier(c, cmd);
     const RadixSort& sort = k64 ? *sort64 : *sort32;
-    VKPRIM_TRY(sort.sort_pairs(cmd, sub(L.keys_in, n * kb), sub(L.idx, n * 4), sub(L.keys, n * kb),
-                               sub(L.perm, n * 4), n, sub(L.work, L.total - L.work), 0,
-                               std::max(rb + cb, 1u)));
+    // The values travel with their keys (no permutation, no gather afterwards).
+    VKPRIM_TRY(sort.sort_pairs(cmd, sub(L.keys_in, n * kb), coo_values.sub(0, n * esz),
+                               sub(L.keys, n * kb), sub(L.vals, n * esz), n,
+                               sub(L.work, L.total - L.work), 0, std::max(rb + cb, 1u)));
     compute_to_compute_barrier(c, cmd);
-    VKPRIM_TRY(gather->record(cmd, coo_values, sub(L.perm, n * 4), sub(L.vals, n * esz), n, esz));
-    RunsPush rp{base + L.keys, base + L.heads, base + L.ends, uint32_t(n)};
+    RunsPush rp{base + L.keys, base + L.ends, uint32_t(n)};
     runs[k64].dispatch(cmd, &rp, grid_groups(c, n, runs[k64].tile_items()));
-    compute_to_compute_barrier(c, cmd);
-    VKPRIM_TRY(segsum->inclusive(cmd, sub(L.vals, n * esz), sub(L.heads, n * 4),
-                                 sub(L.sums, n * esz), n, sub(L.work, L.total - L.work)));
     compute_to_compute_barrier(c, cmd);
     VKPRIM_TRY(scan->exclusive(cmd, sub(L.ends, n * 4), sub(L.pos, n * 4), n,
                                sub(L.work, L.total - L.work)));
     compute_to_compute_barrier(c, cmd);
     CompactPush cp{
-        base + L.keys,      base + L.ends,   base + L.pos,   base + L.sums, out.col_idx.address,
+        base + L.keys,      base + L.ends,   base + L.pos,   base + L.vals, out.col_idx.address,
         out.values.address, base + L.row_of, counts.address, uint32_t(n),   cb};
     compact[k64].dispatch(cmd, &cp, grid_groups(c, n, compact[k64].tile_items()));
     compute_to_compute_barrier(c, cmd);
@@ -254,7 +240,7 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
       std::string name;
       uint32_t bytes;
     } list[] = {{&plan->keys[w], "csr_keys" + k, uint32_t(sizeof(detail::KeysPush))},
-                {&plan->runs[w], "csr_runs" + k, 28},
+                {&plan->runs[w], "csr_runs" + k, uint32_t(sizeof(detail::RunsPush))},
                 {&plan->compact[w], "csr_compact_" + t + k, uint32_t(sizeof(detail::CompactPush))},
                 {&plan->row_ptr[w], "csr_row_ptr" + r, 28},
                 {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
@@ -265,7 +251,7 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
     }
   }
   SortOptions so;
-  so.value_bytes = 4;
+  so.value_bytes = plan->esz;
   so.use_subgroup_ops = o.use_subgroup_ops;
   auto s32 = RadixSort::create(context, ValueType::u32, so);
   if (!s32) return s32.error();
@@ -273,15 +259,9 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
   auto s64 = RadixSort::create(context, ValueType::u64, so);
   if (!s64) return s64.error();
   plan->sort64 = std::move(*s64);
-  auto g = Gather::create(context);
-  if (!g) return g.error();
-  plan->gather = std::move(*g);
+  // An integer scan (exact in any order): the default strategy.
   ScanOptions sc;
-  sc.deterministic = true;
   sc.use_subgroup_ops = o.use_subgroup_ops;
-  auto seg = SegmentedScan::create(context, type, sc);
-  if (!seg) return seg.error();
-  plan->segsum = std::move(*seg);
   auto scan = Scan::create(context, ValueType::u32, ScanOp::sum, sc);
   if (!scan) return scan.error();
   plan->scan = std::move(*scan);

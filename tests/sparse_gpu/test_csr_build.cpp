@@ -1,9 +1,12 @@
 // CSR construction on the GPU from COO (any order, duplicates, explicit zeros) and the
-// transpose, against Eigen's setFromTriplets: structure exactly, values exactly where runs have
-// at most two duplicates (the same single rounding as Eigen), else within rounding.
+// transpose, against Eigen's setFromTriplets in the value type itself: structure and values
+// exactly (duplicates are summed serially in input order, as Eigen does), identical from run to
+// run, with and without subgroup operations.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <array>
 #include <map>
+#include <tuple>
 #include <vkprim/sparse/csr_build.hpp>
 #include <vkprim/sparse/eigen.hpp>
 #include <vkprim/sparse/matrix_file.hpp>
@@ -18,32 +21,35 @@ using test::EigenCsr;
 
 namespace {
 
-// Largest number of triplets that land on one (row, col) position.
-int64_t max_duplicates(const CooMatrix& m) {
-  std::map<std::pair<int64_t, int64_t>, int64_t> count;
-  int64_t most = 0;
+template <class T>
+using EigenCsrOf = Eigen::SparseMatrix<T, Eigen::RowMajor>;
+
+// Eigen's setFromTriplets with values of type T (duplicates summed in T, in input order).
+template <class T>
+EigenCsrOf<T> eigen_reference_in(const CooMatrix& m) {
+  std::vector<Eigen::Triplet<T>> triplets;
+  triplets.reserve(size_t(m.nnz()));
   for (int64_t k = 0; k < m.nnz(); ++k)
-    most = std::max(most, ++count[{m.row_indices[size_t(k)], m.col_indices[size_t(k)]}]);
-  return most;
+    triplets.emplace_back(int(m.row_indices[size_t(k)]), int(m.col_indices[size_t(k)]),
+                          T(m.value(k)));
+  EigenCsrOf<T> a(Eigen::Index(m.rows), Eigen::Index(m.cols));
+  a.setFromTriplets(triplets.begin(), triplets.end());
+  a.makeCompressed();
+  return a;
 }
 
+// Structure and values bit for bit (NaN-free data: == on the values).
 template <class T>
-void check_same(const EigenCsr& want, const CsrMatrix& got, bool exact_values,
-                const std::string& what) {
+void check_same(const EigenCsrOf<T>& want, const CsrMatrix& got, const std::string& what) {
   INFO(what);
   REQUIRE(got.rows == want.rows());
   REQUIRE(got.cols == want.cols());
   REQUIRE(got.nnz() == want.nonZeros());
   REQUIRE(std::equal(got.row_offsets.begin(), got.row_offsets.end(), want.outerIndexPtr()));
   REQUIRE(std::equal(got.col_indices.begin(), got.col_indices.end(), want.innerIndexPtr()));
-  const double eps = std::numeric_limits<T>::epsilon();
-  for (int64_t k = 0; k < got.nnz(); ++k) {
-    const double w = double(T(want.valuePtr()[k]));
-    if (exact_values)
-      REQUIRE(got.real_values[size_t(k)] == w);
-    else if (std::abs(got.real_values[size_t(k)] - w) > 1e-3 * std::abs(w) + 64 * eps)
-      FAIL("entry " << k << ": " << got.real_values[size_t(k)] << " vs " << w);
-  }
+  for (int64_t k = 0; k < got.nnz(); ++k)
+    if (got.real_values[size_t(k)] != double(want.valuePtr()[k]))
+      FAIL("entry " << k << ": " << got.real_values[size_t(k)] << " vs " << want.valuePtr()[k]);
 }
 
 // Reference for values of type T: Eigen on the triplets rounded to T first (what the GPU sees).
@@ -60,32 +66,60 @@ CooMatrix rounded_to(const CooMatrix& m, bool f32) {
   return r;
 }
 
-// Builders are created once per value type (pipeline creation is the slow part on lavapipe).
-CsrBuilder& builder_for(ValueType t) {
-  static std::map<int, CsrBuilder> builders;
-  auto it = builders.find(int(t));
+// Builders are created once per (value type, options) (pipeline creation is the slow part on
+// lavapipe).
+CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}) {
+  static std::map<std::tuple<int, bool>, CsrBuilder> builders;
+  const auto key = std::make_tuple(int(t), b.use_subgroup_ops);
+  auto it = builders.find(key);
   if (it == builders.end())
-    it = builders.emplace(int(t), CsrBuilder::create(test::gpu().context(), t).value()).first;
+    it = builders.emplace(key, CsrBuilder::create(test::gpu().context(), t, b).value()).first;
   return it->second;
 }
 
+// Builds m with `b` (twice: the two results must be bit-identical), compares it and its
+// transpose with Eigen, and returns the CSR for comparisons across options.
 template <class T>
-void check_build(const CooMatrix& m, const std::string& name, bool force64 = false) {
+CsrMatrix check_build(const CooMatrix& m, const std::string& name, bool force64 = false,
+                      const CsrBuildOptions& b = {}) {
   Runtime& rt = test::gpu();
   DeviceCsrOptions o;
   o.values = value_type_of<T>();
   o.force_row_ptr_64 = force64;
   const CooMatrix mr = rounded_to(m, std::is_same_v<T, float>);
-  const EigenCsr want = test::eigen_reference(mr);
-  const bool exact = max_duplicates(m) <= 2;
-  CsrBuilder& builder = builder_for(o.values);
+  const EigenCsrOf<T> want = eigen_reference_in<T>(mr);
+  CsrBuilder& builder = builder_for(o.values, b);
   const DeviceCsr a = build_csr(rt, builder, m, o).value();
   REQUIRE(a.row_ptr_64() == force64);
-  check_same<T>(want, a.download(rt).value(), exact, name + " CSR");
-  // The transpose (CSC) against Eigen's transpose; no duplicates left, so values are exact.
+  const CsrMatrix got = a.download(rt).value();
+  check_same<T>(want, got, name + " CSR");
+  const CsrMatrix again = build_csr(rt, builder, m, o).value().download(rt).value();
+  REQUIRE(again.row_offsets == got.row_offsets);
+  REQUIRE(again.col_indices == got.col_indices);
+  REQUIRE(again.real_values == got.real_values);
+  // The transpose (CSC) against Eigen's transpose (no duplicates left: values move unchanged).
   const DeviceCsr at = transpose(rt, builder, a).value();
-  const EigenCsr want_t = EigenCsr(want.transpose());
-  check_same<T>(want_t, at.download(rt).value(), true, name + " transpose");
+  const EigenCsrOf<T> want_t = EigenCsrOf<T>(want.transpose());
+  check_same<T>(want_t, at.download(rt).value(), name + " transpose");
+  return got;
+}
+
+// Long and short runs of duplicates: row lengths on either side of 256 and 1024, empty rows
+// between and after them, a 700-triplet run of one position, shuffled triplets.
+CooMatrix duplicate_runs_matrix() {
+  const int64_t lens[] = {0, 1, 255, 256, 257, 0, 0, 3, 1024, 1023, 1025, 2, 512, 0, 768, 256};
+  const int64_t rows = 40, cols = 3000;
+  std::vector<std::array<int64_t, 2>> e;
+  for (int64_t r = 0; r < 16; ++r)
+    for (int64_t j = 0; j < lens[r]; ++j)
+      e.push_back({r, int64_t(test::hash32(uint64_t(r * 5000 + j), 60) % (r % 3 == 0 ? 50 : cols))});
+  // A 700-triplet run of one position, and rows 16..39 empty except one.
+  for (int64_t j = 0; j < 700; ++j) e.push_back({5, 17});
+  e.push_back({30, 2999});
+  for (size_t k = e.size() - 1; k > 0; --k) std::swap(e[k], e[test::hash32(k, 61) % (k + 1)]);
+  CooMatrix m = test::empty_matrix(rows, cols);
+  for (size_t k = 0; k < e.size(); ++k) test::add_entry(m, e[k][0], e[k][1], test::value_at(k, 62));
+  return m;
 }
 
 }  // namespace
@@ -95,6 +129,21 @@ TEST_CASE("GPU CSR build equals Eigen's setFromTriplets on every generated shape
   for (const auto& s : test::generated_shapes()) {
     check_build<float>(s.m, s.name);
     if (f64) check_build<double>(s.m, s.name);
+  }
+}
+
+TEST_CASE("GPU CSR build without subgroup operations, and long duplicate runs",
+          "[csr_build][runs]") {
+  const bool f64 = test::gpu().caps().shader_float64;
+  auto shapes = test::generated_shapes();
+  shapes.push_back({"duplicate runs", duplicate_runs_matrix()});
+  CsrBuildOptions no_subgroups;
+  no_subgroups.use_subgroup_ops = false;
+  for (const auto& s : shapes) {
+    const CsrMatrix a = check_build<float>(s.m, s.name);
+    const CsrMatrix b = check_build<float>(s.m, s.name + " no subgroups", false, no_subgroups);
+    REQUIRE(a.real_values == b.real_values);
+    if (f64) check_build<double>(s.m, s.name + " f64 no subgroups", true, no_subgroups);
   }
 }
 

@@ -1,15 +1,15 @@
 // CSR construction on the GPU from COO triplets, and CSR -> CSC (transpose), NOTES §6:
-//   1. keys row << col_bits | col (u32 when the shape's bits fit, else u64) and payloads 0..n-1;
-//   2. stable LSD radix sort (vkprim::RadixSort) on only the row + column bits the shape needs;
-//   3. values gathered into sorted order; run starts/ends of equal keys;
-//   4. duplicates summed by a segmented inclusive sum (Blelloch's operator, reduce-then-scan:
-//      deterministic) over each run, in input order (stable sort);
-//   5. compaction of each run's last element to the exclusive scan of the run-end flags;
-//   6. row pointer by a lower-bound search of each row in the sorted rows (no atomics).
-// Result = Eigen's setFromTriplets: any input order, duplicates summed in input order, explicit
-// zeros kept, columns sorted within each row. Float duplicate sums follow the segmented scan's
-// association (a tree within a workgroup), so a run of 3+ float duplicates may differ from
-// Eigen's left-to-right sum by rounding; runs of 1-2 entries and exact sums are identical.
+//   1. keys row << col_bits | col (u32 when the shape's bits fit, else u64);
+//   2. stable LSD radix sort (vkprim::RadixSort) on only the row + column bits the shape needs,
+//      the values riding along as the payload (duplicates stay in input order);
+//   3. run ends of equal keys; exclusive scan of the end flags -> each run's output position;
+//   4. compaction: each run's last element sums the run's values serially from its first
+//      element, in input order, and writes (column, sum) at its position;
+//   5. row pointer by a lower-bound search of each row in the sorted rows (no atomics).
+// Result = Eigen's setFromTriplets bit for bit: any input order, duplicates summed left to right
+// in input order (the same float operations as Eigen), explicit zeros kept, columns sorted
+// within each row; identical from run to run. A run of d duplicates is summed by one invocation
+// in O(d) steps.
 //
 // Limits: fewer than 2^31 triplets per build (the passes index in 32 bits); rows, cols < 2^32.
 // Temporary storage and synchronization as for spmv.hpp (temp_bytes/reserve; the caller owes
