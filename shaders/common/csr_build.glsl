@@ -18,7 +18,7 @@ KEY key_at(uint64_t base, uint i) { return KeyBuf(base + uint64_t(i) * KEY_BYTES
 #define FOR_EACH_ITEM(i, n)                                                        \
   for (uint tile_ = gl_WorkGroupID.x; tile_ < ((n) + WG_SIZE * ITEMS - 1) / (WG_SIZE * ITEMS); \
        tile_ += gl_NumWorkGroups.x)                                                \
-    for (uint k_ = 0, i = tile_ * WG_SIZE * ITEMS + gl_LocalInvocationID.x; k_ < ITEMS; ++k_, i += WG_SIZE) \
+    [[unroll]] for (uint k_ = 0, i = tile_ * WG_SIZE * ITEMS + gl_LocalInvocationID.x; k_ < ITEMS; ++k_, i += WG_SIZE) \
       if (i < (n))
 
 uint u32_at(uint64_t base, uint i) { return U32Buf(base + uint64_t(i) * 4ul).v[0]; }
