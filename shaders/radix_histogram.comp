@@ -33,11 +33,11 @@ void main() {
   FOR_EACH_TILE(tile, tiles) {
     const uint64_t base = uint64_t(tile) * tile_items + lid;
     Key key[ITEMS];  // every load of the tile in flight before the first atomic
-    for (uint k = 0u; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint64_t i = base + k * WG_SIZE;
       key[k] = i < n ? keys.v[uint(i)] : Key(0);
     }
-    for (uint k = 0u; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       if (base + k * WG_SIZE < n) {
         const Key t = radix_transform(key[k], pc.flags);
         for (uint p = 0u; p < pc.passes; ++p) {

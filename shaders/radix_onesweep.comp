@@ -107,8 +107,8 @@ void tile_digit_counts(uint t) {
   barrier();
   KeyBuf keys = KeyBuf(pc.keys_in + uint64_t(t) * TILE * (4u * KEY_WORDS));
   Key key[ITEMS];  // every load in flight before the first atomic
-  for (uint k = 0u; k < ITEMS; ++k) key[k] = keys.v[lid + k * WG_SIZE];
-  for (uint k = 0u; k < ITEMS; ++k) atomicAdd(s_scratch[radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits)], 1u);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) key[k] = keys.v[lid + k * WG_SIZE];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) atomicAdd(s_scratch[radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits)], 1u);
   barrier();
 }
 
@@ -130,12 +130,12 @@ uint look_back(StateBuf st, uint tile) {
       bool stuck = false;
       for (uint step = 0u; step < LB_STEPS; ++step) {
         uint w[LB_WINDOW];  // tiles j, j - 1, ... (none below tile 0)
-        for (uint i = 0u; i < LB_WINDOW; ++i) w[i] = i <= j ? st.w[LB_HEADER + (j - i) * RADIX_DIGITS + lid] : 0u;
+        [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) w[i] = i <= j ? st.w[LB_HEADER + (j - i) * RADIX_DIGITS + lid] : 0u;
         // Nearest first: aggregates are added until the first inclusive prefix or not-ready
         // word (constant indices only: the window stays in registers).
         bool stop = false;
         uint stop_word = 0u, taken = 0u;
-        for (uint i = 0u; i < LB_WINDOW; ++i) {
+        [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
           if (!stop) {
             if (w[i] == 0u || w[i] >= LB_INCLUSIVE) {
               stop = true;

@@ -40,11 +40,11 @@ void main() {
   // Every load issued before the first atomic (all of them in flight at once), then the counts.
   const uint64_t base = uint64_t(tile) * (WG_SIZE * ITEMS) + lid;
   Key key[ITEMS];
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint64_t i = base + k * WG_SIZE;
     key[k] = i < n ? keys.v[uint(i)] : Key(0);
   }
-  for (uint k = 0u; k < ITEMS; ++k)
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
     if (base + k * WG_SIZE < n) atomicAdd(s_hist[radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits)], 1u);
   barrier();
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE)

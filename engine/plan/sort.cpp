@@ -35,14 +35,14 @@ namespace {
 std::string str(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
-// The algorithm a sort of at most n keys of key_bytes runs. automatic: onesweep for 8-byte
-// keys, reduce-then-scan for 4-byte keys — measured on an H100 (docs/benchmarks.md, session 3):
-// u64 keys at 2^27 15.3-16.2 ms with onesweep vs 18.7 ms, u32 keys at 2^28 13.3-14.1 vs 12.6 ms
-// and u32 pairs 15.9-16.5 vs 15.2 ms. onesweep's state words hold 30-bit counts: beyond
-// kRadixOnesweepMaxKeys it sorts by reduce-then-scan.
-SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes) {
-  const bool onesweep = requested == SortAlgorithm::onesweep ||
-                        (requested == SortAlgorithm::automatic && key_bytes == 8);
+// The algorithm a sort of at most n keys of key_bytes runs. automatic: reduce-then-scan for
+// every key width — measured on an H200 with the unrolled rank (docs/benchmarks.md, session 4,
+// one call): u32 keys at 2^28 12.09 vs 13.01 ms with onesweep, u32 pairs 14.21 vs 14.79, u64
+// keys at 2^27 13.47 vs 14.10 (session 3, rank loops rolled, H100: onesweep won for u64, 15.2
+// vs 18.7 ms). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts
+// by reduce-then-scan.
+SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, [[maybe_unused]] uint32_t key_bytes) {
+  const bool onesweep = requested == SortAlgorithm::onesweep;
   return onesweep && n <= tuning::kRadixOnesweepMaxKeys ? SortAlgorithm::onesweep
                                                          : SortAlgorithm::reduce_then_scan;
 }

@@ -28,12 +28,12 @@
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
-// - automatic: onesweep for 8-byte keys, reduce-then-scan for 4-byte keys (what measured faster
-//   on an H100: docs/benchmarks.md; the rule is one function, choose_algorithm in
-//   engine/plan/sort.cpp).
+// - automatic: reduce-then-scan for every key width (what measured faster on an H200 once the
+//   rank's loops were unrolled: docs/benchmarks.md, session 4; the rule is one function,
+//   choose_algorithm in engine/plan/sort.cpp).
 // The rank, where the device has subgroup ballots (and SortOptions::use_subgroup_ops): a
 // match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
-// bit to find the lanes with the same digit, per-subgroup digit counters in shared memory; keys
+// bit of the pass to find the lanes with the same digit, per-subgroup digit counters in shared memory; keys
 // and values are then staged through shared memory in sorted order so that the scatter writes
 // each digit's run of the tile with consecutive addresses. Any subgroup size from 8 (with 16
 // keys per invocation) to 128; smaller subgroups, or no subgroup operations, take 2-bit split

@@ -9,13 +9,18 @@
 // SUBGROUP (the _sg variants): match-based multisplit as in Onesweep (Adinets & Merrill 2022).
 //   rank_load: subgroup s owns the contiguous run [s * S * ITEMS, (s + 1) * S * ITEMS) of the
 //   tile (S the subgroup size); lane l loads elements l, l + S, l + 2S, ... of it (coalesced).
-//   rank_match: for each item in turn, eight ballots (one per digit bit) give every lane the
-//   lanes holding the same digit (its peers, a uvec4 mask: any subgroup size up to 128). The
-//   subgroup's 256 digit counters live in shared memory, 16 bits each, two per word; a key's
-//   rank among the subgroup's keys of its digit is the counter before the item plus its peers
-//   on lower lanes, and the lowest peer adds the peer count. Items past the key count take
-//   digit 0xFF (larger than any digit), so they rank after every key and no branch surrounds a
-//   subgroup operation. Returns the tile's digit counts (invocation w < 128: digits 2w, 2w + 1).
+//   rank_match: for each item in turn, one ballot per digit bit (only `bits` of them, plus bit
+//   7 in a partial tile) gives every lane the lanes holding the same digit (its peers, a uvec4
+//   mask: any subgroup size up to 128). The subgroup's 256 digit counters live in shared
+//   memory, 16 bits each, two per word; a key's rank among the subgroup's keys of its digit is
+//   the counter before the item plus its peers on lower lanes, and the lowest peer adds the
+//   peer count. (Measured slower on an H200, docs/benchmarks.md session 4: one
+//   subgroupPartitionNV instead of the ballots, and the lowest peer's atomicAdd result handed
+//   to its peers by subgroupShuffle instead of the shared read; branch sort-rank-partitioned.)
+//   Items past the key count take digit 0xFF (larger than any digit), so they rank after every
+//   key and no branch surrounds a subgroup operation. Returns the tile's digit counts
+//   (invocation w < 128: digits 2w, 2w + 1). Every loop over items is [[unroll]]: rolled, the
+//   NVIDIA compiler kept rk_key and rk_rank in local memory.
 //   rank_positions: per digit an exclusive scan over the subgroups, plus an exclusive scan of
 //   the tile's digit counts, turn the counters into each key's position in the tile sorted by
 //   digit (stable: subgroup, then item, then lane is tile order).
@@ -62,7 +67,7 @@ void radix_copy_tile(uint64_t keys_in, uint64_t keys_out, uint64_t values_in, ui
 #if VALUE_WORDS > 0
   ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
 #endif
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint j = gl_LocalInvocationID.x + k * WG_SIZE;
     if (j < valid) {
       kout.v[j] = kin.v[j];
@@ -93,7 +98,7 @@ uint rank_element(uint k) {
 // items past `valid` hold Key(0)).
 void rank_load(KeyBuf keys, uint valid) {
   for (uint i = gl_LocalInvocationID.x; i < gl_NumSubgroups * 128u; i += WG_SIZE) s_mem[i] = 0u;
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint j = rank_element(k);
     rk_key[k] = j < valid ? keys.v[j] : Key(0);
   }
@@ -103,16 +108,20 @@ void rank_load(KeyBuf keys, uint valid) {
 // Rank among the subgroup's keys of the same digit, item by item. Returns, for invocation
 // w < 128, the tile's counts of digits 2w (low 16 bits) and 2w + 1 (high 16 bits); 0 for others.
 uint rank_match(uint valid, uint flags, uint shift, uint bits) {
-  const uint lane = gl_SubgroupInvocationID;
   const uint counters = gl_SubgroupID * 128u;  // this subgroup's 256 16-bit digit counters
   const uvec4 lanes = subgroupBallot(true);
-  for (uint k = 0u; k < ITEMS; ++k) {
+  const bool partial = valid < TILE;  // some items are past the keys (digit 0xFF)
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint d = rank_element(k) < valid ? radix_digit(radix_transform(rk_key[k], flags), shift, bits) : 0xFFu;
+    // One ballot per digit bit; bit 7 also where fewer bits are sorted but the tile is
+    // partial (it separates 0xFF from the keys' digits, which are below 2^bits <= 128).
     uvec4 peers = lanes;
-    for (uint b = 0u; b < 8u; ++b) {
-      const bool set = ((d >> b) & 1u) != 0u;
-      const uvec4 ballot = subgroupBallot(set);
-      peers &= set ? ballot : ~ballot;
+    [[unroll]] for (uint b = 0u; b < 8u; ++b) {
+      if (b < bits || (b == 7u && partial)) {  // uniform
+        const bool set = ((d >> b) & 1u) != 0u;
+        const uvec4 ballot = subgroupBallot(set);
+        peers &= set ? ballot : ~ballot;
+      }
     }
     const uint below = subgroupBallotExclusiveBitCount(peers);
     const uint count = subgroupBallotBitCount(peers);
@@ -155,7 +164,7 @@ uint rank_positions(uint pair) {
   }
   barrier();
   const uint counters = gl_SubgroupID * 128u;
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint d = rk_rank[k] >> 16;
     rk_rank[k] = ((s_mem[counters + (d >> 1)] >> (16u * (d & 1u))) & 0xFFFFu) + (rk_rank[k] & 0xFFFFu);
   }
@@ -172,9 +181,9 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
   KeyBuf kout = KeyBuf(keys_out);
   uint dst[ITEMS];
 #if KEY_WORDS == 1
-  for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_key[k];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_key[k];
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     dst[k] = 0u;
     if (p < valid) {
@@ -184,13 +193,13 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
     }
   }
 #else
-  for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k]);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k]);
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) dst[k] = s_mem[lid + k * WG_SIZE];  // low words, for now
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) dst[k] = s_mem[lid + k * WG_SIZE];  // low words, for now
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k] >> 32);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k] >> 32);
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) {
       const uint64_t x = (uint64_t(s_mem[p]) << 32) | uint64_t(dst[k]);
@@ -205,12 +214,12 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
 #if VALUE_WORDS == 1
   ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
   barrier();  // the staged keys are read
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint j = rank_element(k);
     s_mem[rk_rank[k]] = j < valid ? vin.v[j] : 0u;
   }
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) vout.v[dst[k]] = s_mem[p];
   }
@@ -218,7 +227,7 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
   ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
   uint hi[ITEMS];  // high words by item; then the low words by position
   barrier();  // the staged keys are read
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint j = rank_element(k);
     const uvec2 v = j < valid ? vin.v[j] : uvec2(0u);
     s_mem[rk_rank[k]] = v.x;
@@ -226,11 +235,11 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
   }
   barrier();
   uint lo[ITEMS];
-  for (uint k = 0u; k < ITEMS; ++k) lo[k] = s_mem[lid + k * WG_SIZE];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) lo[k] = s_mem[lid + k * WG_SIZE];
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = hi[k];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = hi[k];
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) vout.v[dst[k]] = uvec2(lo[k], s_mem[p]);
   }
@@ -252,7 +261,7 @@ uvec2 rank_unit(uint b) { return uvec2(b == 0u ? 1u : b == 1u ? 0x10000u : 0u, b
 // zeroed shared uint[256]), also counts the tile's digits there.
 void rank_wg_load(KeyBuf keys, uint valid, uint flags, uint shift, uint bits) {
   const uint lid = gl_LocalInvocationID.x;
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint j = lid + k * WG_SIZE;
     const uint d = j < valid ? radix_digit(radix_transform(keys.v[j], flags), shift, bits) : 0xFFu;
     s_ent[PAD(j)] = (d << 16) | j;
@@ -273,7 +282,7 @@ void rank_wg_sort(uint valid, uint bits) {
     uint e[ITEMS];
     uint before[ITEMS];  // earlier entries of this invocation with the same 2 bits
     uvec2 c = uvec2(0u);
-    for (uint k = 0u; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       e[k] = s_ent[PAD(lid * ITEMS + k)];
       const uint b = (e[k] >> sh) & 3u;
       before[k] = rank_field(c, b);
@@ -283,13 +292,13 @@ void rank_wg_sort(uint valid, uint bits) {
     const uvec2 excl = counts_exclusive_scan(c, total);  // barriers: every read above is done
     const uint t0 = total.x & 0xFFFFu, t1 = total.x >> 16, t2 = total.y & 0xFFFFu;
     const uint start[4] = uint[4](0u, t0, t0 + t1, t0 + t1 + t2);
-    for (uint k = 0u; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint b = (e[k] >> sh) & 3u;
       s_ent[PAD(start[b] + rank_field(excl, b) + before[k])] = e[k];
     }
     barrier();
   }
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) {
       const uint d = s_ent[PAD(p)] >> 16;
@@ -308,7 +317,7 @@ void rank_wg_scatter(uint64_t keys_in, uint64_t keys_out, uint64_t values_in, ui
 #if VALUE_WORDS > 0
   ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
 #endif
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) {
       const uint e = s_ent[PAD(p)];
