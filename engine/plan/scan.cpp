@@ -187,7 +187,7 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   plan->items = tuning::scan_items(plan->agg_words);
   const bool needs_shuffle = agg == "kahan" || agg == "segsum";
   plan->subgroup = o.use_subgroup_ops &&
-                   (o.force_subgroup_ops || tuning::scan_prefers_subgroup_ops(caps.vendor_id)) &&
+                   (o.force_subgroup_ops || tuning::scan_prefers_subgroup_ops(caps.vendor_id, plan->esz)) &&
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (!needs_shuffle || (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) &&

@@ -22,12 +22,14 @@ inline constexpr Elementwise kGatherScatter{256, 4};
 // FIXED_ITEMS: shaders/CMakeLists.txt computes the same table.
 inline constexpr uint32_t kScanWorkgroup = 256;
 constexpr uint32_t scan_items(uint32_t agg_words) { return agg_words == 1 ? 16 : agg_words == 2 ? 8 : 4; }
-// Whether scans use the subgroup layer on a device that has it. NVIDIA devices use the
-// shared-memory layer: it is the path measured and recorded on an H100 (2^28 u32 exclusive scan,
-// single pass, 1.27 ms; docs/benchmarks.md). The comparison with the subgroup layer taken there
-// was confounded by GPU clocks dropping between benchmark steps (the harness now warms up for
-// 250 ms), so it has to be measured again before this rule changes.
-constexpr bool scan_prefers_subgroup_ops(uint32_t vendor_id) { return vendor_id != 0x10DE; }
+// Whether scans use the subgroup layer on a device that has it: everywhere but for 8-byte values
+// on NVIDIA. Measured on an H200 (2^28 elements, 2^27 for u64, single pass; docs/benchmarks.md,
+// session 4): with the subgroup-striped tiles of scan_tiles.comp, u32 0.754 ms and f32 0.718 ms
+// against 0.877 and 0.882 with the shared-memory layer; u64 1.118 against 1.047; segmented f32
+// sums equal (1.75 ms).
+constexpr bool scan_prefers_subgroup_ops(uint32_t vendor_id, uint32_t value_bytes) {
+  return vendor_id != 0x10DE || value_bytes < 8;
+}
 
 // Reduce-then-scan and reduce split the tiles into at most this many contiguous ranges.
 inline constexpr uint32_t kRangeGroups = 1024;

@@ -42,7 +42,7 @@ struct ScanOptions {
   // f32/f64 sums only: compensated (Kahan-Babuska) summation, error ~ n·eps² instead of n·eps.
   bool compensated = false;
   // Use subgroup operations where the device has them and they are the faster path
-  // (engine/plan/tuning.hpp: not yet on NVIDIA); otherwise, or when false, shared
+  // (engine/plan/tuning.hpp: all but 8-byte values on NVIDIA); otherwise, or when false, shared
   // memory only (also the path for devices without subgroup arithmetic).
   bool use_subgroup_ops = true;
   // Tuning aid: the subgroup layer wherever the device has it, even where tuning.hpp prefers
