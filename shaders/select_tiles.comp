@@ -4,14 +4,19 @@
 // protocol (common/tile_state.glsl: decoupled look-back with decoupled fallback, tile ids from a
 // counter) carrying the number selected instead of a value.
 //
-// One tile of WG_SIZE x ITEMS elements per workgroup, read striped (element e of the tile is
-// item e / WG_SIZE of invocation e % WG_SIZE), so every load instruction of a subgroup reads
-// consecutive elements. Ranking stays stable without subgroup operations: each selected
-// element sets its bit in a tile bitmask in shared memory; invocation i counts the bits of the
-// blocked run [i * ITEMS, (i + 1) * ITEMS); one workgroup exclusive scan of those counts
-// (common/counts_scan.glsl) gives every run its offset, and an element's rank in the tile is its
-// run's offset plus the set bits before it in its run. Consecutive selected elements of a row
-// get consecutive ranks, so the writes are coalesced as well.
+// One tile of WG_SIZE x ITEMS elements per workgroup; ranks stay stable (tile order).
+//   SUBGROUP: subgroup-striped, as the single-pass scan (scan_tiles.comp): subgroup s owns
+//     elements [s S ITEMS, (s + 1) S ITEMS) of the tile (S the subgroup size), lane l its
+//     16-byte vectors l, l + S, ... (element by element for a partial or unaligned tile). Per
+//     row of vectors, a subgroup exclusive sum of the lanes' counts ranks them; the subgroup
+//     totals are summed across the workgroup. A lane's selected elements of one vector go to
+//     consecutive outputs, the lanes of a row one after another: loads and stores coalesced.
+//   otherwise (no subgroup operations): read striped (element e of the tile is item e / WG_SIZE
+//     of invocation e % WG_SIZE); each selected element sets its bit in a tile bitmask in shared
+//     memory; invocation i counts the bits of the blocked run [i * ITEMS, (i + 1) * ITEMS); one
+//     workgroup exclusive scan of those counts (common/counts_scan.glsl) gives every run its
+//     offset, and an element's rank in the tile is its run's offset plus the set bits before it
+//     in its run.
 // The last tile writes the total to count_out (u32 or u64); with n == 0, tile 0 writes 0.
 #include "vkprim.glsl"
 #include "value_type.glsl"
@@ -28,7 +33,7 @@ layout(push_constant) uniform Push {
   uint n;
   uint mode;
   uint op;
-  uint opts;             // bit 1: count_out is a u64
+  uint opts;             // bit 1: count_out is a u64; bit 3: input (and flags) 16-byte aligned
   uint64_t a;
   uint64_t b;
   uint spin_limit;       // look-back re-reads of a stalled predecessor before falling back
@@ -75,6 +80,15 @@ uint reduce_tile_part(uint tile, uint part, uint parts) {
 }
 
 shared uint s_tile;
+
+#if defined(SUBGROUP)
+#define VPI (ITEMS / T_PER_VEC4)  // 16-byte vectors per invocation
+
+// Tile position of element e of this lane's vector j (subgroup-striped).
+uint sg_element(uint j, uint e) {
+  return ((gl_SubgroupID * VPI + j) * gl_SubgroupSize + gl_SubgroupInvocationID) * T_PER_VEC4 + e;
+}
+#else
 shared uint s_bits[TILE / 32u];   // bit e: element e of the tile is selected
 shared uint s_run_offset[WG_SIZE]; // selected elements of the tile before run i
 
@@ -85,6 +99,7 @@ uint bits_in(uint begin, uint end) {
   const uint mask = len == 32u ? 0xFFFFFFFFu : ((1u << len) - 1u) << lo;
   return bitCount(w & mask);
 }
+#endif
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
@@ -93,51 +108,62 @@ void main() {
   const uint tiles = uint((uint64_t(g_n) + TILE - 1u) / TILE);
 
   if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
+#if !defined(SUBGROUP)
   for (uint w = lid; w < TILE / 32u; w += WG_SIZE) s_bits[w] = 0u;
+#endif
   barrier();
   const uint tile = UNIFORM(s_tile);
   if (tile >= max(tiles, 1u)) return;
 
   const uint64_t first = uint64_t(tile) * TILE;
-#if defined(SUBGROUP)
-  const bool in_order = subgroupBallot(lid != gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) == uvec4(0u) &&
-                        gl_SubgroupSize <= 128u && WG_SIZE % gl_SubgroupSize == 0u;
-#endif
   // Every element's value is loaded up front, selected or not (a selected one is written after
   // the look-back without another trip to memory; at any useful selection rate every sector of
   // the input is needed anyway).
   TBuf src = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
   T x[ITEMS];
+  bool sel[ITEMS];
+#if defined(SUBGROUP)
+  if (first + TILE <= uint64_t(g_n) && (pc.opts & 8u) != 0u) {
+    U32x4Buf vin = U32x4Buf(pc.in_addr + first * T_SIZE);
+    [[unroll]] for (uint j = 0u; j < VPI; ++j) {
+      const uvec4 v = vin.v[sg_element(j, 0u) / T_PER_VEC4];
+      [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e) x[j * T_PER_VEC4 + e] = t_from_vec4(v, e);
+    }
+  } else {
+    [[unroll]] for (uint j = 0u; j < VPI; ++j)
+      [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e) {
+        const uint64_t i = first + sg_element(j, e);
+        x[j * T_PER_VEC4 + e] = i < g_n ? src.v[uint(i)] : T(0);
+      }
+  }
+  uint lane_before[VPI];  // this subgroup's selected elements before this lane's vector j
+  uint subgroup_count = 0u;
+  [[unroll]] for (uint j = 0u; j < VPI; ++j) {
+    uint c = 0u;
+    [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e) {
+      const uint64_t i = first + sg_element(j, e);
+      const uint k = j * T_PER_VEC4 + e;
+      sel[k] = i < g_n && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
+      c += sel[k] ? 1u : 0u;
+    }
+    lane_before[j] = subgroup_count + subgroupExclusiveAdd(c);
+    subgroup_count += subgroupAdd(c);
+  }
+  // Lane 0 of each subgroup contributes its subgroup's count: its exclusive sum is the count of
+  // the subgroups before.
+  uvec2 tile_total;
+  const uint subgroup_before = subgroupBroadcastFirst(
+      counts_exclusive_scan(uvec2(gl_SubgroupInvocationID == 0u ? subgroup_count : 0u, 0u), tile_total).x);
+#else
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint64_t i = first + k * WG_SIZE + lid;
     x[k] = i < g_n ? src.v[uint(i)] : T(0);
   }
-  bool sel[ITEMS];
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint e = k * WG_SIZE + lid;
     const uint64_t i = first + e;
     sel[k] = i < g_n && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
-#if defined(SUBGROUP)
-    // One shared atomic per 32 lanes instead of one per element (lanes of one row share bitmask
-    // words), where invocations fill subgroups in order (otherwise per element, below).
-    const uvec4 ballot = subgroupBallot(sel[k]);
-    if (in_order) {
-      if (gl_SubgroupInvocationID == 0u) {
-        const uint e0 = k * WG_SIZE + gl_SubgroupID * gl_SubgroupSize;  // lane 0's element
-        // Constant trip count and ballot index, so that the loop over items unrolls.
-        [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-          const uint lanes = c * 32u < gl_SubgroupSize ? min(gl_SubgroupSize - 32u * c, 32u) : 0u;
-          const uint bits = lanes == 32u ? ballot[c] : ballot[c] & ((1u << lanes) - 1u);
-          const uint pos = e0 + 32u * c;
-          if (bits != 0u) atomicOr(s_bits[pos >> 5u], bits << (pos & 31u));
-        }
-      }
-    } else if (sel[k]) {
-      atomicOr(s_bits[e >> 5u], 1u << (e & 31u));
-    }
-#else
     if (sel[k]) atomicOr(s_bits[e >> 5u], 1u << (e & 31u));
-#endif
   }
   barrier();
   // Runs of ITEMS elements (ITEMS divides 32 or is a multiple of it: plan-checked).
@@ -145,6 +171,7 @@ void main() {
   [[unroll]] for (uint r = 0u; r < ITEMS; r += 32u) run_count += bits_in(lid * ITEMS + r, lid * ITEMS + min(r + 32u, ITEMS));
   uvec2 tile_total;
   s_run_offset[lid] = counts_exclusive_scan(uvec2(run_count, 0u), tile_total).x;
+#endif
   const uint tile_count = tile_total.x;
 
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
@@ -158,6 +185,13 @@ void main() {
   }
   barrier();
 
+#if defined(SUBGROUP)
+  [[unroll]] for (uint j = 0u; j < VPI; ++j) {
+    uint at = prefix + subgroup_before + lane_before[j];
+    [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e)
+      if (sel[j * T_PER_VEC4 + e]) dst.v[at++] = x[j * T_PER_VEC4 + e];
+  }
+#else
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     if (sel[k]) {
       const uint e = k * WG_SIZE + lid;
@@ -168,6 +202,7 @@ void main() {
       dst.v[prefix + rank] = x[k];
     }
   }
+#endif
   if (tile == max(tiles, 1u) - 1u && lid == 0u) {
     const uint total = prefix + tile_count;
     if ((pc.opts & 2u) != 0u) U64Buf(pc.count_out).v[0] = uint64_t(total);

@@ -50,6 +50,7 @@ inline constexpr uint32_t kSelectUnique = 2u;
 inline constexpr uint32_t kSelectPartition = 1u;
 inline constexpr uint32_t kSelectCountU64 = 2u;
 inline constexpr uint32_t kSelectValues64 = 4u;
+inline constexpr uint32_t kSelectAligned = 8u;  // select_tiles: input (and flags) 16-byte aligned
 
 inline constexpr uint32_t kSelectUpsweepPushBytes = 72;
 inline constexpr uint32_t kSelectScatterPushBytes = 100;

@@ -154,9 +154,10 @@ struct SelectPlan {
     if (!partition && !by_key) {
       VKPRIM_TRY(fill->record(cmd, temp->sub(0, state_bytes(n)), uint32_t(0)));
       compute_to_compute_barrier(*ctx, cmd);
+      const bool aligned = in.address % 16 == 0 && (mode != kSelectFlagged || flags.address % 16 == 0);
       SelectTilesPush p{in.address, flags.address, out.address, temp->address, count_out.address,
-                        count_addr, uint32_t(n), mode, op, opts_for(false), a, b, spin_limit,
-                        stall_period};
+                        count_addr, uint32_t(n), mode, op, opts_for(false) | (aligned ? kSelectAligned : 0u),
+                        a, b, spin_limit, stall_period};
       single.dispatch(cmd, &p, gx, gy);
       return {};
     }

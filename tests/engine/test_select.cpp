@@ -80,6 +80,49 @@ TEST_CASE("select by flags: none, all, half, awkward sizes", "[select]") {
   }
 }
 
+TEST_CASE("select from inputs and flags that are not 16-byte aligned", "[select]") {
+  // Full tiles move 16 bytes per access only from aligned addresses; views one element in take
+  // the element-by-element loads on every tile.
+  auto& rt = test::gpu();
+  const uint64_t n = 3 * kTile + 5;
+  for (bool sg : {true, false}) {
+    SelectOptions o;
+    o.use_subgroup_ops = sg;
+    INFO("subgroup=" << sg);
+    auto sel32 = Select::create(rt.context(), ValueType::u32, o).value();
+    auto x = test::random_values<uint32_t>(n + 1, 7);
+    std::vector<uint32_t> flags(n + 1);
+    for (uint64_t i = 0; i <= n; ++i) flags[i] = test::hash32(i, 3) & 1u;
+    std::vector<uint32_t> want;
+    for (uint64_t i = 1; i <= n; ++i)
+      if (flags[i]) want.push_back(x[i]);
+    auto in = rt.upload(x).value();
+    auto fb = rt.upload(flags).value();
+    Buffer out = test::poisoned(rt, (n + 8) * 4);
+    Buffer count = test::poisoned(rt, 16);
+    auto temp = rt.alloc(sel32.temp_bytes(n)).value();
+    rt.submit([&](VkCommandBuffer cmd) {
+        return sel32.flagged(cmd, in.view().sub(4, n * 4), fb.view().sub(4, n * 4), out, count, n, temp);
+      }).value();
+    REQUIRE(read_count(rt, count, false) == want.size());
+    require_equal_bits(rt.download<uint32_t>(out, want.size()).value(), want);
+
+    auto sel64 = Select::create(rt.context(), ValueType::u64, o).value();
+    auto y = test::random_values<uint64_t>(n + 1, 8);
+    std::vector<uint64_t> want64;
+    std::copy_if(y.begin() + 1, y.end(), std::back_inserter(want64), [](uint64_t v) { return (v & 1u) == 0; });
+    auto in64 = rt.upload(y).value();
+    Buffer out64 = test::poisoned(rt, (n + 8) * 8);
+    auto temp64 = rt.alloc(sel64.temp_bytes(n)).value();
+    rt.submit([&](VkCommandBuffer cmd) {
+        return sel64.predicated(cmd, in64.view().sub(8, n * 8), Predicate::mask_equal(uint64_t(1), uint64_t(0)),
+                                out64, count, n, temp64);
+      }).value();
+    REQUIRE(read_count(rt, count, false) == want64.size());
+    require_equal_bits(rt.download<uint64_t>(out64, want64.size()).value(), want64);
+  }
+}
+
 TEST_CASE("select by predicate on every type", "[select]") {
   auto& rt = test::gpu();
   const uint64_t n = 2 * kTile + 333;
