@@ -39,19 +39,22 @@ struct ScanPlan {
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
+  // Tiles of the reduce-then-scan passes (ranges are made of them); the single pass's tiles
+  // (tiles.tile_items(), tuning::scan_single_pass_items) are as large or larger.
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tile_count(uint64_t n) const { return (n + tile_items() - 1) / tile_items(); }
+  uint64_t single_tile_count(uint64_t n) const { return (n + tiles.tile_items() - 1) / tiles.tile_items(); }
   uint32_t range_groups(uint64_t n) const {
     return uint32_t(std::clamp<uint64_t>(tile_count(n), 1, max_range_groups));
   }
   // Single pass: one workgroup per tile, as a 2-D grid when there are more tiles than one
   // dimension takes (the shader numbers tiles by atomic counter, not by workgroup id).
   std::pair<uint32_t, uint32_t> single_groups(uint64_t n) const {
-    const uint64_t tiles = std::max<uint64_t>(tile_count(n), 1);
-    const uint64_t x = std::min<uint64_t>(tiles, ctx->caps.max_workgroup_count[0]);
-    return {uint32_t(x), uint32_t((tiles + x - 1) / x)};
+    const uint64_t count = std::max<uint64_t>(single_tile_count(n), 1);
+    const uint64_t x = std::min<uint64_t>(count, ctx->caps.max_workgroup_count[0]);
+    return {uint32_t(x), uint32_t((count + x - 1) / x)};
   }
-  uint64_t state_bytes(uint64_t n) const { return tile_state_bytes(tile_count(n), agg_words); }
+  uint64_t state_bytes(uint64_t n) const { return tile_state_bytes(single_tile_count(n), agg_words); }
   uint64_t partial_bytes(uint64_t n) const { return align16(uint64_t(range_groups(n)) * agg_words * 4); }
   uint64_t heads_bytes(uint64_t n) const { return segmented ? align16(n * 4) : 0; }
   // Temp layout: [head flags (offsets form)] [tile state or range partials].
@@ -62,10 +65,10 @@ struct ScanPlan {
   }
 
   // Pass `pass` of this plan's (operator, type, subgroup layer) variant.
-  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg) const {
+  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg, uint32_t pass_items) const {
     return Pipeline::create_variant(
         *ctx, std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg"),
-        push_bytes, wg, items, subgroup);
+        push_bytes, wg, pass_items, subgroup);
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {
@@ -204,17 +207,18 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   if (plan->strategy == ScanStrategy::automatic)
     plan->strategy = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ? ScanStrategy::reduce_then_scan
                                                                      : ScanStrategy::single_pass;
-  auto reduce = plan->make("reduce_tiles", kReduceTilesPushBytes, agg);
+  auto reduce = plan->make("reduce_tiles", kReduceTilesPushBytes, agg, plan->items);
   if (!reduce) return reduce.error();
   plan->reduce = std::move(*reduce);
-  auto partials = plan->make("scan_partials", kScanPartialsPushBytes, agg);
+  auto partials = plan->make("scan_partials", kScanPartialsPushBytes, agg, plan->items);
   if (!partials) return partials.error();
   plan->partials = std::move(*partials);
   if (need_scan) {
-    auto tiles = plan->make("scan_tiles", kScanTilesPushBytes, agg);
+    auto tiles = plan->make("scan_tiles", kScanTilesPushBytes, agg,
+                            tuning::scan_single_pass_items(plan->agg_words, plan->subgroup));
     if (!tiles) return tiles.error();
     plan->tiles = std::move(*tiles);
-    auto ranges = plan->make("scan_ranges", kScanRangesPushBytes, agg);
+    auto ranges = plan->make("scan_ranges", kScanRangesPushBytes, agg, plan->items);
     if (!ranges) return ranges.error();
     plan->ranges = std::move(*ranges);
     auto fill = Fill::create(context);

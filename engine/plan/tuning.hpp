@@ -22,6 +22,13 @@ inline constexpr Elementwise kGatherScatter{256, 4};
 // FIXED_ITEMS: shaders/CMakeLists.txt computes the same table.
 inline constexpr uint32_t kScanWorkgroup = 256;
 constexpr uint32_t scan_items(uint32_t agg_words) { return agg_words == 1 ? 16 : agg_words == 2 ? 8 : 4; }
+// The single pass (scan_tiles) in the subgroup layer: 32 items for one-word aggregates, tiles of
+// 8192 (H200, 2^28 u32: 0.617 ms against 0.751 with 16 items, CUB 0.691; f32 0.636 against 0.714).
+// With the shared-memory layer 32 items were slower (1.14 against 0.88 ms), as they were for
+// the reduce-then-scan passes.
+constexpr uint32_t scan_single_pass_items(uint32_t agg_words, bool subgroup) {
+  return subgroup && agg_words == 1 ? 32 : scan_items(agg_words);
+}
 // Whether scans use the subgroup layer on a device that has it: everywhere but for 8-byte values
 // on NVIDIA. Measured on an H200 (2^28 elements, 2^27 for u64, single pass; docs/benchmarks.md,
 // session 4): with the subgroup-striped tiles of scan_tiles.comp, u32 0.754 ms and f32 0.718 ms

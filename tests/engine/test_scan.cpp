@@ -125,32 +125,47 @@ TEST_CASE("scan i64", "[scan]") { scan_matrix<int64_t>(); }
 TEST_CASE("scan f64", "[scan]") { scan_matrix<double>(); }
 
 TEST_CASE("scan every tail length from one tile to two tiles", "[scan][tails]") {
-  // One configuration (u32 sum, single pass), every n in [tile, 2 * tile], recorded back to
-  // back into one command buffer sharing one temp buffer (vkprim orders the calls).
+  // u32 sum, single pass, recorded back to back into one command buffer sharing one temp buffer
+  // (vkprim orders the calls). The shared-memory layer (tiles of kTile32): every n in
+  // [tile, 2 * tile]. The default layer (subgroup where the device has it, with twice the tile:
+  // tuning::scan_single_pass_items): the first and last 300 tail lengths and every 29th between.
   auto& rt = test::gpu();
-  ScanOptions o;
-  o.strategy = ScanStrategy::single_pass;
-  auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
-  const uint64_t lo = kTile32, hi = 2 * kTile32;
-  auto x = test::random_values<uint32_t>(hi, 77);
-  auto in = rt.upload(x).value();
-  uint64_t total = 0;
-  for (uint64_t n = lo; n <= hi; ++n) total += n;
-  Buffer out = test::poisoned(rt, total * 4);
-  auto temp = rt.alloc(scan.temp_bytes(hi)).value();
-  rt.submit([&](VkCommandBuffer cmd) -> Status {
-      uint64_t at = 0;
-      for (uint64_t n = lo; n <= hi; ++n, at += n - 1)
-        VKPRIM_TRY(scan.inclusive(cmd, in, out.view().sub(at * 4, n * 4), n, temp));
-      return {};
-    }).value();
-  auto got = rt.download<uint32_t>(out, total).value();
-  std::vector<uint32_t> ref(hi);
-  std::inclusive_scan(x.begin(), x.end(), ref.begin());
-  uint64_t at = 0;
-  for (uint64_t n = lo; n <= hi; at += n, ++n)
-    for (uint64_t i = 0; i < n; ++i)
-      if (got[at + i] != ref[i]) FAIL("n=" << n << " element " << i);
+  for (bool sg : {false, true}) {
+    ScanOptions o;
+    o.strategy = ScanStrategy::single_pass;
+    o.use_subgroup_ops = sg;
+    auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
+    const uint64_t tile = scan.uses_subgroup_ops() ? 2 * kTile32 : kTile32;
+    if (sg && !scan.uses_subgroup_ops()) continue;  // the device has no subgroup layer: done above
+    std::vector<uint64_t> sizes;
+    for (uint64_t n = tile; n <= 2 * tile; ++n)
+      if (!sg || n < tile + 300 || n > 2 * tile - 300 || n % 29 == 0) sizes.push_back(n);
+    INFO("subgroup layer=" << scan.uses_subgroup_ops() << " tile=" << tile);
+    const uint64_t hi = 2 * tile;
+    auto x = test::random_values<uint32_t>(hi, 77);
+    auto in = rt.upload(x).value();
+    uint64_t total = 0;
+    for (uint64_t n : sizes) total += n;
+    Buffer out = test::poisoned(rt, total * 4);
+    auto temp = rt.alloc(scan.temp_bytes(hi)).value();
+    rt.submit([&](VkCommandBuffer cmd) -> Status {
+        uint64_t at = 0;
+        for (uint64_t n : sizes) {
+          VKPRIM_TRY(scan.inclusive(cmd, in, out.view().sub(at * 4, n * 4), n, temp));
+          at += n;
+        }
+        return {};
+      }).value();
+    auto got = rt.download<uint32_t>(out, total).value();
+    std::vector<uint32_t> ref(hi);
+    std::inclusive_scan(x.begin(), x.end(), ref.begin());
+    uint64_t at = 0;
+    for (uint64_t n : sizes) {
+      for (uint64_t i = 0; i < n; ++i)
+        if (got[at + i] != ref[i]) FAIL("n=" << n << " element " << i);
+      at += n;
+    }
+  }
 }
 
 TEST_CASE("scan sizes either side of powers of two", "[scan]") {
