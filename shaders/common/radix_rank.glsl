@@ -9,9 +9,8 @@
 // SUBGROUP (the _sg variants): match-based multisplit as in Onesweep (Adinets & Merrill 2022).
 //   rank_load: subgroup s owns the contiguous run [s * S * ITEMS, (s + 1) * S * ITEMS) of the
 //   tile (S the subgroup size); lane l loads elements l, l + S, l + 2S, ... of it (coalesced).
-//   rank_match: for each item in turn, one ballot per digit bit (only `bits` of them, plus bit
-//   7 in a partial tile) gives every lane the lanes holding the same digit (its peers, a uvec4
-//   mask: any subgroup size up to 128). The subgroup's 256 digit counters live in shared
+//   rank_match: for each item in turn, eight ballots (one per digit bit) give every lane the
+//   lanes holding the same digit (its peers, a uvec4 mask: any subgroup size up to 128). The subgroup's 256 digit counters live in shared
 //   memory, 16 bits each, two per word; a key's rank among the subgroup's keys of its digit is
 //   the counter before the item plus its peers on lower lanes, and the lowest peer adds the
 //   peer count. (Measured slower on an H200, docs/benchmarks.md session 4: one
@@ -110,18 +109,15 @@ void rank_load(KeyBuf keys, uint valid) {
 uint rank_match(uint valid, uint flags, uint shift, uint bits) {
   const uint counters = gl_SubgroupID * 128u;  // this subgroup's 256 16-bit digit counters
   const uvec4 lanes = subgroupBallot(true);
-  const bool partial = valid < TILE;  // some items are past the keys (digit 0xFF)
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint d = rank_element(k) < valid ? radix_digit(radix_transform(rk_key[k], flags), shift, bits) : 0xFFu;
-    // One ballot per digit bit; bit 7 also where fewer bits are sorted but the tile is
-    // partial (it separates 0xFF from the keys' digits, which are below 2^bits <= 128).
+    // Eight ballots, unconditionally: skipping those above the pass's bits (a branch per
+    // ballot) measured slower on an H200 (docs/benchmarks.md, session 4).
     uvec4 peers = lanes;
     [[unroll]] for (uint b = 0u; b < 8u; ++b) {
-      if (b < bits || (b == 7u && partial)) {  // uniform
-        const bool set = ((d >> b) & 1u) != 0u;
-        const uvec4 ballot = subgroupBallot(set);
-        peers &= set ? ballot : ~ballot;
-      }
+      const bool set = ((d >> b) & 1u) != 0u;
+      const uvec4 ballot = subgroupBallot(set);
+      peers &= set ? ballot : ~ballot;
     }
     const uint below = subgroupBallotExclusiveBitCount(peers);
     const uint count = subgroupBallotBitCount(peers);
