@@ -48,12 +48,7 @@ Agg reduce_tile_part(uint tile, uint part, uint parts) {
 }
 
 #if defined(SUBGROUP)
-#define VPI (ITEMS / T_PER_VEC4)  // 16-byte vectors per invocation
-
-// Tile position of element e of this lane's vector j (subgroup-striped).
-uint sg_element(uint j, uint e) {
-  return ((gl_SubgroupID * VPI + j) * gl_SubgroupSize + gl_SubgroupInvocationID) * T_PER_VEC4 + e;
-}
+#include "subgroup_striped.glsl"
 
 // This lane's items of the tile starting at `first` (vector j's elements are items
 // j * T_PER_VEC4 ...); items past `valid` are the identity.

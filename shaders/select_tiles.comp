@@ -82,12 +82,7 @@ uint reduce_tile_part(uint tile, uint part, uint parts) {
 shared uint s_tile;
 
 #if defined(SUBGROUP)
-#define VPI (ITEMS / T_PER_VEC4)  // 16-byte vectors per invocation
-
-// Tile position of element e of this lane's vector j (subgroup-striped).
-uint sg_element(uint j, uint e) {
-  return ((gl_SubgroupID * VPI + j) * gl_SubgroupSize + gl_SubgroupInvocationID) * T_PER_VEC4 + e;
-}
+#include "subgroup_striped.glsl"
 #else
 shared uint s_bits[TILE / 32u];   // bit e: element e of the tile is selected
 shared uint s_run_offset[WG_SIZE]; // selected elements of the tile before run i
