@@ -44,7 +44,7 @@ layout(push_constant) uniform Push {
 #define CHUNK (WG_SIZE * ITEMS)
 shared T s_sum[gl_WorkGroupSize.x];
 
-// Fixed tree over the workgroup (step d = WG_SIZE/2, ..., 1: lid += lid + d); all return it.
+// y[row] = alpha * sum + beta * y[row] (y not read when beta is zero).
 void write_y(uint64_t row, T sum) {
   TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
   const T alpha = T_FROM_BITS(pc.alpha_bits);
@@ -56,6 +56,7 @@ void write_y(uint64_t row, T sum) {
   }
 }
 
+// Fixed tree over the workgroup (step d = WG_SIZE/2, ..., 1: lid += lid + d); all return it.
 T workgroup_sum(T v) {
   const uint lid = gl_LocalInvocationID.x;
   s_sum[lid] = v;
