@@ -7,10 +7,8 @@
 // The dispatch may be 2-D (more tiles than maxComputeWorkGroupCount[0]); surplus workgroups
 // exit at once.
 // Tile arrangement:
-//   SUBGROUP: subgroup-striped. Subgroup s owns elements [s S ITEMS, (s + 1) S ITEMS) of the
-//     tile (S the subgroup size); lane l holds its 16-byte vectors l, l + S, l + 2S, ... so every
-//     load and store instruction of a subgroup moves one contiguous block, as the copy shader
-//     does, with no transposition. Each row of vectors is scanned across the subgroup, the
+//   SUBGROUP: subgroup-striped (common/subgroup_striped.glsl: coalesced 16-byte loads and
+//     stores, no transposition). Each row of vectors is scanned across the subgroup, the
 //     subgroup totals across the workgroup. (H200, 2^28 u32: the blocked arrangement below
 //     spent 0.73 ms in this pass without its look-back, against the copy shader's 0.53.)
 //   otherwise: blocked (tile_io.glsl), read and written straight from memory, which measured
