@@ -70,8 +70,9 @@ Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
   if (!ms) return ms.error();
   std::vector<double> d(runs);
   for (uint32_t i = 0; i < runs; ++i) d[i] = (*ms)[2 * i + 1] - (*ms)[2 * i];
+  std::vector<double> in_order = d;
   std::sort(d.begin(), d.end());
-  Timing timing{d[d.size() / 2], d.front(), {}};
+  Timing timing{d[d.size() / 2], d.front(), std::move(in_order), {}};
 
   // Per-pass times: each profiled run in its own submission, passes summed by name.
   auto profiler = PassProfiler::create(ctx, 4096);
@@ -119,6 +120,7 @@ nlohmann::json to_json(const Runtime& rt, const BenchRecord& r) {
                       {"n", r.n},
                       {"median_ms", r.t.median_ms},
                       {"min_ms", r.t.min_ms},
+                      {"runs_ms", r.t.runs_ms},
                       {"items_per_s", s > 0 ? double(r.n) / s : 0.0},
                       {"bytes", r.bytes},
                       {"GBps", s > 0 ? r.bytes / s * 1e-9 : 0.0},

@@ -25,6 +25,7 @@ struct PassTime {
 struct Timing {
   double median_ms = 0;
   double min_ms = 0;
+  std::vector<double> runs_ms;   // every timed run, in recording order (slow stretches show up)
   std::vector<PassTime> passes;  // where the time goes, in order of first dispatch
 };
 
