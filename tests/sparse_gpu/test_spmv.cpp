@@ -126,28 +126,45 @@ void check_spmv(const CooMatrix& coo, const std::string& what, const SpmvOptions
   test::check_y(got, test::reference_spmv(ref, x, y0, alpha, beta), what);
 }
 
+// One configuration of a kernel: a label, the options, alpha and beta, and how A gets to the
+// GPU (check_spmv's flags).
+struct Config {
+  std::string label;
+  SpmvOptions options;
+  double alpha, beta;
+  bool force64 = false, via_eigen = false, analyze = false;
+};
+
+template <class T>
+void check_configs(const CooMatrix& coo, const std::string& name, const std::string& kernel,
+                   const std::vector<Config>& configs) {
+  INFO(name << " (" << coo.rows << " x " << coo.cols << ", " << coo.nnz() << " triplets), "
+            << to_string(value_type_of<T>()) << ", " << kernel);
+  for (const Config& c : configs)
+    check_spmv<T>(coo, name + " " + c.label, c.options, c.alpha, c.beta, c.force64, c.via_eigen,
+                  c.analyze);
+}
+
+// The merge path: default tiles, and small tiles in both builds.
 template <class T>
 void check_all_configs(const CooMatrix& coo, const std::string& name) {
-  INFO(name << " (" << coo.rows << " x " << coo.cols << ", " << coo.nnz() << " triplets), "
-            << to_string(value_type_of<T>()));
-  check_spmv<T>(coo, name + " default tiles", SpmvOptions{}, 1.5, 0.0);
-  check_spmv<T>(coo, name + " small tiles, subgroup", small_tiles(true), -1.0, 0.5);
-  check_spmv<T>(coo, name + " small tiles, shared memory", small_tiles(false), 2.0, -0.25, false,
-                true);
+  check_configs<T>(coo, name, "merge path",
+                   {{"default tiles", SpmvOptions{}, 1.5, 0.0},
+                    {"small tiles, subgroup", small_tiles(true), -1.0, 0.5},
+                    {"small tiles, shared memory", small_tiles(false), 2.0, -0.25, false, true}});
 }
 
 // The row kernel: default lanes in both builds, the smallest and the largest lane counts, and
 // the automatic choice (analysis, then record with it).
 template <class T>
 void check_row_configs(const CooMatrix& coo, const std::string& name) {
-  INFO(name << " (" << coo.rows << " x " << coo.cols << ", " << coo.nnz() << " triplets), "
-            << to_string(value_type_of<T>()) << ", row kernel");
-  check_spmv<T>(coo, name + " rows, subgroup", row_kernel(true), 1.5, 0.0);
-  check_spmv<T>(coo, name + " rows, shared memory", row_kernel(false), -1.0, 0.5, false, true);
-  check_spmv<T>(coo, name + " rows L1", row_kernel(true, 1), 2.0, -0.25);
-  check_spmv<T>(coo, name + " rows L=subgroup", row_kernel(true, max_subgroup_lanes()), 1.0, 1.0);
-  check_spmv<T>(coo, name + " rows L32, shared memory", row_kernel(false, 32), 0.5, 2.0);
-  check_spmv<T>(coo, name + " auto", automatic(), 1.25, -1.0, false, false, true);
+  check_configs<T>(coo, name, "row kernel",
+                   {{"rows, subgroup", row_kernel(true), 1.5, 0.0},
+                    {"rows, shared memory", row_kernel(false), -1.0, 0.5, false, true},
+                    {"rows L1", row_kernel(true, 1), 2.0, -0.25},
+                    {"rows L=subgroup", row_kernel(true, max_subgroup_lanes()), 1.0, 1.0},
+                    {"rows L32, shared memory", row_kernel(false, 32), 0.5, 2.0},
+                    {"auto", automatic(), 1.25, -1.0, false, false, true}});
 }
 
 // The stream kernel with chunks of 256 x `items` entries (0: the default).
@@ -161,13 +178,11 @@ SpmvOptions stream_kernel(uint32_t items = 0) {
 // span many chunks on small matrices.
 template <class T>
 void check_stream_configs(const CooMatrix& coo, const std::string& name) {
-  INFO(name << " (" << coo.rows << " x " << coo.cols << ", " << coo.nnz() << " triplets), "
-            << to_string(value_type_of<T>()) << ", stream kernel");
-  check_spmv<T>(coo, name + " stream", stream_kernel(), 1.5, 0.0);
-  check_spmv<T>(coo, name + " stream, 1 item", stream_kernel(1), -1.0, 0.5, false, true);
-  check_spmv<T>(coo, name + " stream, 3 items", stream_kernel(3), 2.0, -0.25);
-  check_spmv<T>(coo, name + " stream with analysis", stream_kernel(), 1.0, 1.0, false, false,
-                true);
+  check_configs<T>(coo, name, "stream kernel",
+                   {{"stream", stream_kernel(), 1.5, 0.0},
+                    {"stream, 1 item", stream_kernel(1), -1.0, 0.5, false, true},
+                    {"stream, 3 items", stream_kernel(3), 2.0, -0.25},
+                    {"stream with analysis", stream_kernel(), 1.0, 1.0, false, false, true}});
 }
 
 // The split kernel: forced without an analysis (room for every possible long row), with one,
@@ -182,12 +197,11 @@ SpmvOptions split_kernel(bool subgroup = true, uint32_t lanes = 0) {
 
 template <class T>
 void check_split_configs(const CooMatrix& coo, const std::string& name) {
-  INFO(name << " (" << coo.rows << " x " << coo.cols << ", " << coo.nnz() << " triplets), "
-            << to_string(value_type_of<T>()) << ", split kernel");
-  check_spmv<T>(coo, name + " split", split_kernel(), 1.5, 0.0);
-  check_spmv<T>(coo, name + " split with analysis", split_kernel(), -1.0, 0.5, false, true, true);
-  check_spmv<T>(coo, name + " split L1", split_kernel(true, 1), 2.0, -0.25, false, false, true);
-  check_spmv<T>(coo, name + " split, shared memory", split_kernel(false), 1.0, 1.0);
+  check_configs<T>(coo, name, "split kernel",
+                   {{"split", split_kernel(), 1.5, 0.0},
+                    {"split with analysis", split_kernel(), -1.0, 0.5, false, true, true},
+                    {"split L1", split_kernel(true, 1), 2.0, -0.25, false, false, true},
+                    {"split, shared memory", split_kernel(false), 1.0, 1.0}});
 }
 
 // Row-length statistics on the host, for comparison with analyze() (long rows: longer than
