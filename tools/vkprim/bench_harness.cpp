@@ -127,12 +127,13 @@ nlohmann::json to_json(const Runtime& rt, const BenchRecord& r) {
                       {"copy_fraction", r.t.median_ms > 0 && r.copy_ms > 0 ? r.copy_ms / r.t.median_ms : 0.0},
                       {"verified", r.verified}};
   j.update(r.extra);
-  if (!r.t.passes.empty()) {
-    nlohmann::json passes = nlohmann::json::array();
-    for (const auto& p : r.t.passes)
-      passes.push_back({{"pass", p.name}, {"dispatches", p.dispatches}, {"ms", p.ms}});
-    j["passes"] = passes;
-  }
+  if (!r.t.passes.empty()) j["passes"] = passes_json(r.t.passes);
+  return j;
+}
+
+nlohmann::json passes_json(const std::vector<PassTime>& passes) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& p : passes) j.push_back({{"pass", p.name}, {"dispatches", p.dispatches}, {"ms", p.ms}});
   return j;
 }
 

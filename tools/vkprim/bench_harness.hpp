@@ -48,6 +48,8 @@ struct BenchRecord {
 };
 
 nlohmann::json to_json(const Runtime& rt, const BenchRecord& r);
+// [{"pass", "dispatches", "ms"}, ...]: Timing::passes as the JSON records write them.
+nlohmann::json passes_json(const std::vector<PassTime>& passes);
 // with_passes: a line per pass under each operation.
 void print_table(const std::vector<BenchRecord>& records, bool with_passes = false);
 

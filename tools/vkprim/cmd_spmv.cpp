@@ -35,6 +35,7 @@ struct SpmvRow {
   std::string values;
   std::string csr_build;  // where the CSR came from
   double csr_ms = 0;      // host CSR + upload wall time
+  std::vector<PassTime> csr_passes;  // GPU build: where its time goes
   Timing t;
   double bytes = 0;
   double max_err = 0;   // max over rows of |y - y_ref| / sum_j |a_ij x_j|
@@ -99,6 +100,7 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
   });
   if (!bt) return bt.error();
   row.csr_ms = bt->median_ms;
+  row.csr_passes = bt->passes;
   row.csr_build = "GPU";
   auto got = rt.download<uint32_t>(counts->view(), 2);
   if (!got) return got.error();
@@ -335,6 +337,7 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"verified", r.verified},
                          {"csr_build", r.csr_build},
                          {"csr_ms", r.csr_ms},
+                         {"csr_passes", passes_json(r.csr_passes)},
                          {"kernel_option", r.kernel_option},
                          {"kernel", r.kernel},
                          {"row_lanes", r.row_lanes},
