@@ -42,7 +42,7 @@ struct SpmvRow {
   double rel_err2 = 0;  // ||y - y_ref||_2 / ||y_ref||_2
   bool verified = false;
   std::string kernel_option;  // --kernel value this row ran under
-  std::string kernel;     // the kernel that ran ("merge", "rows" or "stream")
+  std::string kernel;     // the kernel that ran ("merge", "rows", "stream" or "split")
   uint32_t row_lanes = 0; // lanes per row (row kernel)
   sparse::SpmvRowStats stats;
   double analyze_ms = 0;  // wall time of Spmv::analyze (stats pass + readback)
