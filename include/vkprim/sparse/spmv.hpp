@@ -23,16 +23,16 @@
 //   issued before their x gathers) and combine their sums by a fixed shuffle tree (shared
 //   memory without subgroup operations: the same tree). A row of length n costs its lane
 //   group ceil(n / (4 L)) steps, so one long row stalls its subgroup: this kernel alone is
-//   only for rows of similar length.
+//   only for rows of similar length. (On lavapipe, whose llvmpipe compiler stops any loop
+//   after 65535 iterations, a forced row kernel drops the tail of rows longer than
+//   65535 * 4 * L entries; `automatic` never sends such rows to it.)
 // * split kernel (SpmvKernel::split), for irregular rows: the row kernel for every row of at
 //   most 32 steps (128 L entries); it lists the longer rows (integer atomics) instead of
 //   summing them. Rows of up to 16384 entries then get one workgroup each, longer ("huge")
 //   rows several workgroups each whose partial sums a last pass adds in a fixed order
 //   (spmv_long.comp) — no float atomics. 3 to 6 dispatches (with two tiny fills), temporary
 //   storage for the lists and partials; with no long rows (by the analysis) it is the row
-//   kernel alone. More than 65535 long or huge rows: the merge path instead. (On lavapipe, whose llvmpipe compiler
-//   stops any loop after 65535 iterations, a forced row kernel drops the tail of rows longer
-//   than 65535 * 4 * L entries; `automatic` never sends such rows to it.)
+//   kernel alone. More than 65535 long or huge rows: the merge path instead.
 // * stream kernel (SpmvKernel::stream; CSR-Stream, Greathouse & Daga SC14), for regular
 //   matrices: one dispatch, no temporary
 //   storage, no atomics, no subgroup operations. A workgroup of 256 invocations owns 256
@@ -65,8 +65,8 @@
 // rounding; the row kernel's subgroup and shared-memory builds use the same tree and agree
 // bit for bit; the stream kernel sums each row serially in entry order (a serial CPU loop's
 // order); the split kernel's long-row lists are filled in any order, but a row's sum does not
-// depend on its place in the list (fixed chunks, fixed trees, partials added in piece order). Both differ from a serial CPU sum by rounding, within ~ (row length) * eps *
-// sum |a_ij x_j|.
+// depend on its place in the list (fixed chunks, fixed trees, partials added in piece order).
+// All differ from a serial CPU sum by rounding, within ~ (row length) * eps * sum |a_ij x_j|.
 //
 // BLAS conventions: beta == 0 means y is not read (NaNs in y do not propagate); alpha == 0 means
 // A and x are not read (y = beta * y).
