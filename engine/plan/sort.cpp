@@ -54,7 +54,8 @@ struct SortPlan {
   bool subgroup = false;
   SortAlgorithm requested = SortAlgorithm::automatic;
   uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0;
-  uint32_t wg = tuning::kRadixWorkgroup, items = tuning::kRadixItems;
+  uint32_t wg = 0, items = 0;  // the tile (tuning::radix_tile, or half its items)
+  uint32_t rank_words = 0;      // the _sg ranking's shared array (tuning::radix_rank_words)
   Pipeline histogram, upsweep, downsweep_keys, downsweep_pairs;
   Pipeline onesweep_keys, onesweep_pairs;  // only where onesweep may run
   std::optional<Scan> scan;  // u32 exclusive sum of the digit counts
@@ -263,37 +264,42 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // Whether any call may run onesweep (then its shared memory must fit too).
   const bool may_onesweep = detail::choose_algorithm(o.algorithm, 1, plan->key_bytes) == SortAlgorithm::onesweep;
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
-  // that tile the workgroup; its per-subgroup digit counters (gl_NumSubgroups * 128 words)
-  // share the tile's staging array, so the smallest subgroup times the items must reach 128.
+  // that tile the workgroup; its per-subgroup digit counters share the tile's staging array,
+  // sized for the smallest subgroup size (tuning::radix_rank_words).
+  const detail::tuning::RadixTile tile = detail::tuning::radix_tile(plan->key_bytes);
   const bool sg_ops = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
                       (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                      (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) && caps.min_subgroup_size > 0 &&
-                      caps.max_subgroup_size <= plan->wg && plan->wg % caps.max_subgroup_size == 0;
-  auto fits = [&](uint32_t items, bool sg) {
-    if (sg && caps.min_subgroup_size * items < 128) return false;
-    return detail::tuning::radix_downsweep_shared_bytes(plan->wg, items, sg) <= caps.max_shared_memory &&
-           (!may_onesweep || detail::tuning::radix_onesweep_shared_bytes(plan->wg, items, sg) <= caps.max_shared_memory);
+                      (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) && caps.min_subgroup_size > 0;
+  const uint32_t min_sg = std::max(caps.min_subgroup_size, 1u);
+  const auto shared_bytes = [&](uint32_t wg, uint32_t items, bool sg) {
+    using namespace detail::tuning;
+    return may_onesweep ? radix_onesweep_shared_bytes(wg, items, sg, min_sg)
+                        : radix_downsweep_shared_bytes(wg, items, sg, min_sg);
   };
-  plan->items = 0;
+  // Preference: the subgroup ranking at the tuned tile, at the other key width's tile (on
+  // lavapipe, whose 32 KiB of shared memory cannot hold 64 subgroups' counters), at half the
+  // items; then the same without subgroup operations.
+  const detail::tuning::RadixTile other = detail::tuning::radix_tile(plan->key_bytes == 4 ? 8 : 4);
   for (bool sg : {sg_ops, false}) {
-    for (uint32_t items : {detail::tuning::kRadixItems, detail::tuning::kRadixItemsSmallShared}) {
-      if (!plan->items && fits(items, sg)) {
-        plan->items = items;
+    for (detail::tuning::RadixTile t : {tile, other, detail::tuning::RadixTile{tile.workgroup, tile.items / 2}}) {
+      if (!plan->items && (!sg || (caps.max_subgroup_size <= t.workgroup && t.workgroup % caps.max_subgroup_size == 0)) &&
+          shared_bytes(t.workgroup, t.items, sg) <= caps.max_shared_memory) {
+        plan->wg = t.workgroup;
+        plan->items = t.items;
         plan->subgroup = sg;
       }
     }
   }
   if (!plan->items)
-    return make_error(Errc::unsupported,
-                      "RadixSort: needs " +
-                          std::to_string((may_onesweep ? detail::tuning::radix_onesweep_shared_bytes
-                                                       : detail::tuning::radix_downsweep_shared_bytes)(
-                              plan->wg, detail::tuning::kRadixItemsSmallShared, false)) +
-                          " bytes of shared memory, the device has " + std::to_string(caps.max_shared_memory));
+    return make_error(Errc::unsupported, "RadixSort: needs " + std::to_string(shared_bytes(tile.workgroup, tile.items / 2, false)) +
+                                             " bytes of shared memory, the device has " +
+                                             std::to_string(caps.max_shared_memory));
+  plan->rank_words = detail::tuning::radix_rank_words(plan->wg, plan->items, min_sg);
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   const std::string sg = plan->subgroup ? "_sg" : "_wg";
   auto hist = detail::Pipeline::create_variant(*plan->ctx, "radix_histogram" + k, detail::kRadixHistogramPushBytes,
-                                               plan->wg, detail::tuning::kRadixHistogramItems);
+                                               detail::tuning::kRadixHistogramWorkgroup,
+                                               detail::tuning::kRadixHistogramItems);
   if (!hist) return hist.error();
   plan->histogram = std::move(*hist);
   auto up = detail::Pipeline::create_variant(*plan->ctx, "radix_upsweep" + k, detail::kRadixUpsweepPushBytes,
@@ -303,8 +309,14 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // The ranking passes, keys only (_v0) and with values of value_bytes (_v1, _v2).
   const auto ranking = [&](const char* pass, uint32_t push_bytes, uint32_t value_bytes,
                            detail::Pipeline& out) -> Status {
-    auto p = detail::Pipeline::create_variant(*plan->ctx, pass + k + "_v" + std::to_string(value_bytes / 4) + sg,
-                                              push_bytes, plan->wg, plan->items, plan->subgroup);
+    detail::PipelineDesc d;
+    d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + sg;
+    d.push_bytes = push_bytes;
+    d.workgroup_size = plan->wg;
+    d.items = plan->items;
+    d.full_subgroups = plan->subgroup;
+    if (plan->subgroup) d.extra_spec = {plan->rank_words};
+    auto p = detail::Pipeline::create(*plan->ctx, d);
     if (!p) return p.error();
     out = std::move(*p);
     return {};

@@ -44,28 +44,42 @@ inline constexpr uint32_t kRangeGroups = 1024;
 inline constexpr uint32_t kSpinLimit = 256;
 
 
-// Radix sort (reduce-then-scan per 8-bit digit): tiles of 256 invocations x 16 keys, or x 8
-// where the downsweep's shared memory does not fit (radix_downsweep_shared_bytes). The upfront
+// Radix sort (reduce-then-scan per 8-bit digit): tiles of 4096 keys, 512 invocations x 8 keys
+// for 4-byte keys and 256 x 16 for 8-byte keys (H200, 2^28 keys, docs/benchmarks.md session 5:
+// 512 x 8 took u32 keys 10.72 -> 9.95 ms and pairs 13.05 -> 11.99, 64 instead of 100-119
+// registers; session 4: u64 keys 13.46 -> 13.91); where the subgroup ranking's shared memory
+// does not fit, the other shape, then half the items (RadixSort::create). The upfront
 // histogram visits tiles grid-stride with at most kRadixHistogramGroups workgroups.
 // Downsweep ranking (shaders/radix_downsweep.comp):
 //   _sg: match-based multisplit (Onesweep): subgroup-striped loads, eight ballots per key,
 //        per-subgroup 16-bit digit counters, keys and values staged through shared memory in
-//        sorted order and written out coalesced. Shared memory: one u32 per key of the tile
-//        (the counters, gl_NumSubgroups * 128 words, alias it: needs min subgroup size x items
-//        >= 128, else the plan takes the _wg variant), 256 digit bases, the subgroup sums.
+//        sorted order and written out coalesced. Shared memory: the counters (gl_NumSubgroups
+//        * 128 words) alias the staging area (one u32 per key), so that array takes the larger
+//        of the two for the smallest subgroup size (RANK_WORDS, radix_rank_words); then 256
+//        digit bases and the subgroup sums.
 //   _wg: 2-bit split scans in shared memory (no subgroup operations), one padded u32 per key.
-inline constexpr uint32_t kRadixWorkgroup = 256;
-inline constexpr uint32_t kRadixItems = 16;
-inline constexpr uint32_t kRadixItemsSmallShared = 8;
+struct RadixTile {
+  uint32_t workgroup;
+  uint32_t items;
+};
+constexpr RadixTile radix_tile(uint32_t key_bytes) { return key_bytes == 4 ? RadixTile{512, 8} : RadixTile{256, 16}; }
+inline constexpr uint32_t kRadixHistogramWorkgroup = 256;
 inline constexpr uint32_t kRadixHistogramItems = 16;
 inline constexpr uint32_t kRadixHistogramGroups = 2048;
 // The _sg scans give invocation w < 128 the digits 2w and 2w + 1; tile positions and counts are
-// 16-bit fields.
-static_assert(kRadixWorkgroup >= 128 && kRadixWorkgroup * kRadixItems < 65536);
-constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup) {
+// 16-bit fields; onesweep's look-back takes one invocation per digit.
+static_assert(radix_tile(4).workgroup >= 256 && radix_tile(8).workgroup >= 256);
+static_assert(radix_tile(4).workgroup * radix_tile(4).items < 65536 &&
+              radix_tile(8).workgroup * radix_tile(8).items < 65536);
+constexpr uint32_t radix_rank_words(uint32_t wg, uint32_t items, uint32_t min_subgroup) {
+  const uint32_t counters = wg / min_subgroup * 128;
+  return counters > wg * items ? counters : wg * items;
+}
+constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup, uint32_t min_subgroup) {
   const uint64_t tile = uint64_t(wg) * items;
   const uint64_t scan = uint64_t(wg) * 8;  // counts_scan.glsl: one uvec2 per invocation
-  return subgroup ? (tile + 256 + tile / 128) * 4 + 4 : (tile + tile / 32) * 4 + 2 * 256 * 4 + scan + 4;
+  const uint64_t words = subgroup ? radix_rank_words(wg, items, min_subgroup) : 0;
+  return subgroup ? (words + 256 + words / 128) * 4 + 4 : (tile + tile / 32) * 4 + 2 * 256 * 4 + scan + 4;
 }
 
 // Onesweep (shaders/radix_onesweep.comp): the same tiles and ranking as the downsweep, plus the
@@ -73,10 +87,9 @@ constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, boo
 // and a few words of look-back control. Needs a workgroup of at least 256 invocations (one
 // per digit in the look-back). A pass's state words hold 30-bit counts: onesweep sorts at most
 // kRadixOnesweepMaxKeys keys; the plan takes reduce-then-scan beyond.
-static_assert(kRadixWorkgroup >= 256);
 inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
-constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup) {
-  return radix_downsweep_shared_bytes(wg, items, subgroup) + 3 * 256 * 4 + 16;
+constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup, uint32_t min_subgroup) {
+  return radix_downsweep_shared_bytes(wg, items, subgroup, min_subgroup) + 3 * 256 * 4 + 16;
 }
 // Look-back: reads of one predecessor's word that is not ready before the workgroup counts that
 // tile's digits itself. Each is one volatile load (~0.5 us on an H100), so this waits about as

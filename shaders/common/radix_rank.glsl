@@ -28,8 +28,9 @@
 //   (s_base[d] = the global offset of the tile's keys of digit d - the start of d in the sorted
 //   tile, wrapping u32 arithmetic, set by the caller), so consecutive invocations write
 //   consecutive addresses. The counters and the staging area share one array (the counters are
-//   dead once positions are known): the plan requires min subgroup size * ITEMS >= 128 so that
-//   the counters fit in a tile.
+//   dead once positions are known) of RANK_WORDS (specialization constant 2, set by the plan):
+//   the larger of the tile and the counters of the most subgroups the workgroup can hold
+//   (WG_SIZE / min subgroup size * 128 words).
 // Otherwise (_wg, no subgroup operations): a local LSD sort of the tile in shared memory by
 //   2-bit splits (Satish, Harris & Garland 2009). rank_wg_load: entries (digit << 16 | index in
 //   tile) in input order. rank_wg_sort: the entries are reordered stably by bits 0-1 of the
@@ -78,12 +79,13 @@ void radix_copy_tile(uint64_t keys_in, uint64_t keys_out, uint64_t values_in, ui
 }
 
 #if defined(SUBGROUP)
+layout(constant_id = 2) const uint RANK_WORDS = 4096;  // >= TILE and >= gl_NumSubgroups * 128
 // First the subgroups' digit counters (gl_NumSubgroups * 128 words), then the staging area.
-shared uint s_mem[TILE];
+shared uint s_mem[RANK_WORDS];
 // offsets of digit d - start of digit d in the sorted tile (wrapping u32 arithmetic).
 shared uint s_base[RADIX_DIGITS];
-// The digit scan's subgroup sums (gl_NumSubgroups <= TILE / 128, as for the counters).
-shared uint s_sums[TILE / 128u];
+// The digit scan's subgroup sums (gl_NumSubgroups <= RANK_WORDS / 128, as for the counters).
+shared uint s_sums[RANK_WORDS / 128u];
 
 Key rk_key[ITEMS];    // the tile's keys, subgroup-striped (rank_load)
 uint rk_rank[ITEMS];  // digit << 16 | rank in the subgroup; after rank_positions the position

@@ -18,7 +18,7 @@ using namespace vkprim;
 
 namespace {
 
-constexpr uint64_t kTile = 256 * 16;  // tuning: radix tile (lavapipe has 32 KiB shared memory)
+constexpr uint64_t kTile = 4096;  // tuning::radix_tile: 512 x 8 or 256 x 16 keys (lavapipe: 256 x 16, 32 KiB shared memory)
 
 // CPU twin of common/radix.glsl: the unsigned key whose order is the documented key order.
 template <class K>

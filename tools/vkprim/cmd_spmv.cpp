@@ -338,6 +338,7 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"csr_build", r.csr_build},
                          {"csr_ms", r.csr_ms},
                          {"csr_passes", passes_json(r.csr_passes)},
+                         {"passes", passes_json(r.t.passes)},
                          {"kernel_option", r.kernel_option},
                          {"kernel", r.kernel},
                          {"row_lanes", r.row_lanes},
