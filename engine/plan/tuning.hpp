@@ -46,7 +46,8 @@ inline constexpr uint32_t kSpinLimit = 256;
 
 // Radix sort (reduce-then-scan per 8-bit digit): tiles of 256 invocations x 16 keys, or x 8
 // where the downsweep's shared memory does not fit (radix_downsweep_shared_bytes). The upfront
-// histogram visits tiles grid-stride with at most kRadixHistogramGroups workgroups.
+// pass (radix_histogram.comp: the varying key bits, and onesweep's histogram) visits tiles of
+// kRadixHistogramItems per invocation grid-stride with at most kRadixHistogramGroups workgroups.
 // Downsweep ranking (shaders/radix_downsweep.comp):
 //   _sg: match-based multisplit (Onesweep): subgroup-striped loads, eight ballots per key,
 //        per-subgroup 16-bit digit counters, keys and values staged through shared memory in
