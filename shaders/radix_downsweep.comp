@@ -16,7 +16,7 @@ layout(push_constant) uniform Push {
   uint64_t keys_out;
   uint64_t values_in;    // 0: keys only
   uint64_t values_out;
-  uint64_t hist_addr;
+  uint64_t varying_addr; // radix_histogram.comp's varying words
   uint64_t offsets_addr; // 256 * tiles u32: the exclusive scan of radix_upsweep's counts
   uint64_t count_addr;
   uint n;
@@ -24,7 +24,6 @@ layout(push_constant) uniform Push {
   uint flags;
   uint shift;
   uint bits;
-  uint pass;
   uint copy;             // nonzero: copy keys and values (a sort with no bits to sort)
 } pc;
 
@@ -44,7 +43,7 @@ void main() {
   const uint64_t vin = pc.values_in + first * (4u * VALUE_WORDS);
 
   if (lid == 0u)
-    s_trivial = pc.copy != 0u || radix_pass_trivial(KeyBuf(pc.keys_in), pc.hist_addr, pc.pass, n, pc.flags, pc.shift, pc.bits) ? 1u : 0u;
+    s_trivial = pc.copy != 0u || radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   barrier();
   if (UNIFORM(s_trivial) != 0u) {
     radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);

@@ -1,38 +1,59 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// Radix sort, once per sort: the global histogram of every digit pass (Onesweep's upfront
-// histogram, Adinets & Merrill 2022). hist[pass * 256 + d] counts the keys whose digit of that
-// pass is d. The sort uses it only to find passes in which every key has the same digit: those
-// passes become copies (radix_pass_trivial), decided on the GPU without a host round trip.
-// Workgroups visit tiles grid-stride, count in shared memory (atomics, no barrier in the loop),
-// then add their nonzero bins to the zeroed global histogram.
+// Radix sort, once per sort, before the digit passes: the key bits that vary, and (full build)
+// the global histogram of every digit pass.
+//   varying words: OR(t), then OR(~t), over the transformed keys t (KEY_WORDS words each, low
+//     word first); their AND is the bits in which keys differ. A pass none of whose bits is
+//     among them gives every key the same digit and becomes a copy (common/radix_pass.glsl),
+//     decided on the GPU with no host round trip.
+//   hist[pass * 256 + d] (radix_histogram_k*, for onesweep): the keys whose digit of that pass
+//     is d, Onesweep's upfront histogram (Adinets & Merrill 2022), whose exclusive scan gives
+//     the global digit offsets.
+// VARYING_ONLY (radix_varying_k*, for reduce-then-scan, which needs no counts) keeps no bins, so
+// it reads the keys once at bandwidth where the bins cost a shared-memory atomic per key and
+// pass. An invocation there stops reading once every bit of the window varies among its own
+// keys, as no pass can be trivial then: its words are exact only inside the window.
+// Tiles are visited grid-stride; invocations OR in registers (bins: shared-memory atomics, no
+// barrier in the loop); workgroups combine in shared memory, then add their nonzero words and
+// bins to the zeroed global ones, one atomic each.
 #include "vkprim.glsl"
 #include "radix.glsl"
 
 layout(push_constant) uniform Push {
   uint64_t keys_addr;
-  uint64_t hist_addr;   // passes * 256 u32, zeroed
-  uint64_t count_addr;  // nonzero: the key count is the u32 there, not n
+  uint64_t hist_addr;     // passes * 256 u32, zeroed (full build only)
+  uint64_t varying_addr;  // 2 * KEY_WORDS u32, zeroed
+  uint64_t count_addr;    // nonzero: the key count is the u32 there, not n
   uint n;
-  uint flags;           // radix.glsl: key kind, descending
+  uint flags;             // radix.glsl: key kind, descending
   uint begin_bit;
   uint end_bit;
-  uint passes;          // <= 8
+  uint passes;            // <= 8
 } pc;
 
+#if !defined(VARYING_ONLY)
 shared uint s_hist[8u * RADIX_DIGITS];
+#endif
+shared uint s_varying[2u * KEY_WORDS];
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+#if !defined(VARYING_ONLY)
   for (uint i = lid; i < pc.passes * RADIX_DIGITS; i += WG_SIZE) s_hist[i] = 0u;
+#else
+  const uint width = pc.end_bit - pc.begin_bit;  // >= 1: the plan dispatches no pass otherwise
+  const Key window = (width >= 32u * KEY_WORDS ? ~Key(0) : (Key(1) << width) - Key(1)) << pc.begin_bit;
+#endif
+  if (lid < 2u * KEY_WORDS) s_varying[lid] = 0u;
   barrier();
   KeyBuf keys = KeyBuf(pc.keys_addr);
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
+  Key ones = Key(0), zeros = Key(0);  // OR(t), OR(~t) over this invocation's keys
   FOR_EACH_TILE(tile, tiles) {
     const uint64_t base = uint64_t(tile) * tile_items + lid;
-    Key key[ITEMS];  // every load of the tile in flight before the first atomic
+    Key key[ITEMS];  // every load of the tile in flight before the first use
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint64_t i = base + k * WG_SIZE;
       key[k] = i < n ? keys.v[uint(i)] : Key(0);
@@ -40,14 +61,33 @@ void main() {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       if (base + k * WG_SIZE < n) {
         const Key t = radix_transform(key[k], pc.flags);
+        ones |= t;
+        zeros |= ~t;
+#if !defined(VARYING_ONLY)
         for (uint p = 0u; p < pc.passes; ++p) {
           const uint shift = pc.begin_bit + 8u * p;
           atomicAdd(s_hist[p * RADIX_DIGITS + radix_digit(t, shift, min(8u, pc.end_bit - shift))], 1u);
         }
+#endif
       }
     }
+#if defined(VARYING_ONLY)
+    if ((ones & zeros & window) == window) break;
+#endif
   }
+#if KEY_WORDS == 1
+  atomicOr(s_varying[0], ones);
+  atomicOr(s_varying[1], zeros);
+#else
+  atomicOr(s_varying[0], uint(ones));
+  atomicOr(s_varying[1], uint(ones >> 32));
+  atomicOr(s_varying[2], uint(zeros));
+  atomicOr(s_varying[3], uint(zeros >> 32));
+#endif
   barrier();
+  if (lid < 2u * KEY_WORDS && s_varying[lid] != 0u) atomicOr(U32Buf(pc.varying_addr).v[lid], s_varying[lid]);
+#if !defined(VARYING_ONLY)
   for (uint i = lid; i < pc.passes * RADIX_DIGITS; i += WG_SIZE)
     if (s_hist[i] != 0u) atomicAdd(U32Buf(pc.hist_addr).v[i], s_hist[i]);
+#endif
 }

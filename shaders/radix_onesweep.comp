@@ -37,7 +37,8 @@ layout(push_constant) uniform Push {
   uint64_t keys_out;
   uint64_t values_in;     // 0: keys only
   uint64_t values_out;
-  uint64_t hist_addr;     // radix_histogram's output
+  uint64_t hist_addr;     // radix_histogram.comp's histogram
+  uint64_t varying_addr;  // radix_histogram.comp's varying words
   uint64_t state_addr;    // this pass's state, zeroed
   uint64_t clear_addr;    // the next pass's state, zeroed here tile by tile (0: no next pass)
   uint64_t count_addr;    // nonzero: the key count is the u32 there, not n
@@ -197,7 +198,7 @@ void main() {
   const uint n = UNIFORM(pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n);
   if (lid == 0u) {
     s_tile = atomicAdd(st.w[0], 1u);
-    s_trivial = radix_pass_trivial(KeyBuf(pc.keys_in), pc.hist_addr, pc.pass, n, pc.flags, pc.shift, pc.bits) ? 1u : 0u;
+    s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   }
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_count[d] = 0u;
   barrier();

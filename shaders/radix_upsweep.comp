@@ -11,7 +11,7 @@
 
 layout(push_constant) uniform Push {
   uint64_t keys_addr;
-  uint64_t hist_addr;    // radix_histogram's output
+  uint64_t varying_addr; // radix_histogram.comp's varying words
   uint64_t counts_addr;  // 256 * tiles u32
   uint64_t count_addr;
   uint n;
@@ -19,7 +19,6 @@ layout(push_constant) uniform Push {
   uint flags;
   uint shift;            // first bit of this pass's digit
   uint bits;             // digit width, 1..8
-  uint pass;
 } pc;
 
 shared uint s_hist[RADIX_DIGITS];
@@ -33,7 +32,7 @@ void main() {
   if (tile >= pc.tiles) return;
   const uint n = UNIFORM(pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n);
   KeyBuf keys = KeyBuf(pc.keys_addr);
-  if (lid == 0u) s_trivial = radix_pass_trivial(keys, pc.hist_addr, pc.pass, n, pc.flags, pc.shift, pc.bits) ? 1u : 0u;
+  if (lid == 0u) s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_hist[d] = 0u;
   barrier();
   if (UNIFORM(s_trivial) != 0u) return;

@@ -7,29 +7,34 @@
 
 namespace vkprim::detail {
 
+// Both builds of radix_histogram.comp: radix_histogram_k* and radix_varying_k* (hist unused).
 struct RadixHistogramPush {
-  uint64_t keys, hist, count;
+  uint64_t keys, hist, varying, count;
   uint32_t n, flags, begin_bit, end_bit, passes;
 };
-static_assert(offsetof(RadixHistogramPush, n) == 24 && offsetof(RadixHistogramPush, passes) == 40);
+static_assert(offsetof(RadixHistogramPush, n) == 32 && offsetof(RadixHistogramPush, passes) == 48);
 
 struct RadixUpsweepPush {
-  uint64_t keys, hist, counts, count;
-  uint32_t n, tiles, flags, shift, bits, pass;
+  uint64_t keys, varying, counts, count;
+  uint32_t n, tiles, flags, shift, bits;
 };
-static_assert(offsetof(RadixUpsweepPush, n) == 32 && offsetof(RadixUpsweepPush, pass) == 52);
+static_assert(offsetof(RadixUpsweepPush, n) == 32 && offsetof(RadixUpsweepPush, bits) == 48);
 
 struct RadixDownsweepPush {
-  uint64_t keys_in, keys_out, values_in, values_out, hist, offsets, count;
-  uint32_t n, tiles, flags, shift, bits, pass, copy;
+  uint64_t keys_in, keys_out, values_in, values_out, varying, offsets, count;
+  uint32_t n, tiles, flags, shift, bits, copy;
 };
-static_assert(offsetof(RadixDownsweepPush, n) == 56 && offsetof(RadixDownsweepPush, copy) == 80);
+static_assert(offsetof(RadixDownsweepPush, n) == 56 && offsetof(RadixDownsweepPush, copy) == 76);
 
 struct RadixOnesweepPush {
-  uint64_t keys_in, keys_out, values_in, values_out, hist, state, clear, count;
+  uint64_t keys_in, keys_out, values_in, values_out, hist, varying, state, clear, count;
   uint32_t n, tiles, flags, shift, bits, pass, spin_limit, stall_period;
 };
-static_assert(offsetof(RadixOnesweepPush, n) == 64 && offsetof(RadixOnesweepPush, stall_period) == 92);
+static_assert(offsetof(RadixOnesweepPush, n) == 72 && offsetof(RadixOnesweepPush, stall_period) == 100);
+
+// The varying key bits (radix_histogram.comp): OR of the transformed keys and OR of their
+// complements, one or two words each; 16 bytes for either key width.
+inline constexpr uint64_t kRadixVaryingBytes = 16;
 
 // Onesweep look-back state (radix_onesweep.comp): per pass, a 4-word header (word 0: the tile
 // counter) and 256 words per tile, each 2 flag bits | a 30-bit count.
@@ -41,9 +46,9 @@ inline constexpr uint32_t kRadixSigned = 1u;
 inline constexpr uint32_t kRadixFloat = 2u;
 inline constexpr uint32_t kRadixDescending = 4u;
 
-inline constexpr uint32_t kRadixHistogramPushBytes = 44;
-inline constexpr uint32_t kRadixUpsweepPushBytes = 56;
-inline constexpr uint32_t kRadixDownsweepPushBytes = 84;
-inline constexpr uint32_t kRadixOnesweepPushBytes = 96;
+inline constexpr uint32_t kRadixHistogramPushBytes = 52;
+inline constexpr uint32_t kRadixUpsweepPushBytes = 52;
+inline constexpr uint32_t kRadixDownsweepPushBytes = 80;
+inline constexpr uint32_t kRadixOnesweepPushBytes = 104;
 
 }  // namespace vkprim::detail

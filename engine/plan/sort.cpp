@@ -1,14 +1,16 @@
-// RadixSort: LSD radix sort per 8-bit digit, with Onesweep's upfront histogram of every digit
-// (Adinets & Merrill 2022) used to turn passes in which all keys share a digit into copies,
-// decided on the GPU. Two algorithms (include/vkprim/sort.hpp; choose_algorithm picks one per
-// call). Per sort:
+// RadixSort: LSD radix sort per 8-bit digit. One upfront read of the keys finds the key bits
+// that vary (OR of the transformed keys and of their complements); a pass none of whose digit
+// bits varies (all keys share its digit) becomes a copy, decided on the GPU. Two algorithms
+// (include/vkprim/sort.hpp; choose_algorithm picks one per call). Per sort:
 //   reduce-then-scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
-//     fill(hist, 0) -> radix_histogram
+//     fill(varying, 0) -> radix_varying (the varying bits only: it needs no digit counts)
 //     per digit pass p: radix_upsweep (per-tile digit counts, digit-major)
 //                       -> Scan::exclusive of the counts, in place
 //                       -> radix_downsweep (stable rank within the tile + scatter; or a copy)
 //   onesweep:
-//     fill(hist, pass counters, state region 0; 0) -> radix_histogram
+//     fill(hist, varying, pass counters, state region 0; 0)
+//       -> radix_histogram (the varying bits and Onesweep's upfront histogram of every digit,
+//          Adinets & Merrill 2022, for the global digit offsets)
 //     per digit pass p: radix_onesweep (rank, publish the tile's digit counts, look back per
 //                       digit with decoupled fallback, scatter; or a copy), using state region
 //                       p % 2 and zeroing region (p + 1) % 2 tile by tile for the next pass
@@ -56,8 +58,8 @@ struct SortPlan {
   uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0;
   uint32_t wg = 0, items = 0;  // the tile (tuning::radix_tile, or half its items)
   uint32_t rank_words = 0;      // the _sg ranking's shared array (tuning::radix_rank_words)
-  Pipeline histogram, upsweep, downsweep_keys, downsweep_pairs;
-  Pipeline onesweep_keys, onesweep_pairs;  // only where onesweep may run
+  Pipeline varying, upsweep, downsweep_keys, downsweep_pairs;
+  Pipeline histogram, onesweep_keys, onesweep_pairs;  // only where onesweep may run
   std::optional<Scan> scan;  // u32 exclusive sum of the digit counts
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
@@ -68,21 +70,24 @@ struct SortPlan {
   uint64_t counts_words(uint64_t n) const { return 256 * tiles(n); }
   SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n, key_bytes); }
 
-  // Temp layout, reduce-then-scan: [histogram: 8 passes x 256 u32] [digit counts] [scan temp]
-  // [keys] [values]; onesweep: [histogram] [state 0] [state 1] [keys] [values], state regions
-  // of a 4-word header (the tile counter) and 256 words per tile.
+  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts] [scan temp] [keys]
+  // [values]; onesweep: [histogram: 8 passes x 256 u32] [varying bits] [state 0] [state 1]
+  // [keys] [values], state regions of a 4-word header (the tile counter) and 256 words per
+  // tile. What is zeroed up front is contiguous: the varying bits (and for onesweep the
+  // histogram before them and the first pass's state after them).
   struct Layout {
-    uint64_t hist = 0, counts = 0, scan = 0, state0 = 0, state1 = 0, keys = 0, values = 0, total = 0;
+    uint64_t hist = 0, varying = 0, counts = 0, scan = 0, state0 = 0, state1 = 0, keys = 0, values = 0, total = 0;
   };
   uint64_t state_bytes(uint64_t n) const { return align16((kRadixOnesweepHeaderWords + counts_words(n)) * 4); }
   Layout layout(uint64_t n) const {
     Layout l;
     if (algorithm(n) == SortAlgorithm::onesweep) {
-      l.state0 = 8 * 256 * 4;
+      l.varying = 8 * 256 * 4;
+      l.state0 = l.varying + kRadixVaryingBytes;
       l.state1 = l.state0 + state_bytes(n);
       l.keys = l.state1 + state_bytes(n);
     } else {
-      l.counts = 8 * 256 * 4;
+      l.counts = kRadixVaryingBytes;
       l.scan = l.counts + align16(counts_words(n) * 4);
       l.keys = l.scan + align16(scan->temp_bytes(counts_words(n)));
     }
@@ -164,19 +169,25 @@ struct SortPlan {
     const uint32_t passes = (end_bit - begin_bit + 7) / 8;
     if (passes == 0) {  // nothing to sort by: a stable sort is a copy
       RadixDownsweepPush p{keys_in.address, keys_out.address, vin, vout, 0, 0, count_addr,
-                           uint32_t(n), nt, key_flags, 0, 0, 0, 1};
+                           uint32_t(n), nt, key_flags, 0, 0, 1};
       down.dispatch(cmd, &p, gx, gy);
       return {};
     }
     const bool onesweep = algorithm(n) == SortAlgorithm::onesweep;
-    const uint64_t hist = temp->address + l.hist, counts = temp->address + l.counts;
-    // onesweep: the histogram, then (contiguous) the first pass's state region.
-    const uint64_t zero_bytes = onesweep ? l.state1 - l.hist : passes * 256 * 4;
-    VKPRIM_TRY(fill->record(cmd, temp->sub(l.hist, zero_bytes), uint32_t(0)));
+    const uint64_t hist_addr = onesweep ? temp->address + l.hist : 0, varying_addr = temp->address + l.varying;
+    const uint64_t counts = temp->address + l.counts;
+    // The varying bits; onesweep: the histogram before them and the first pass's state after.
+    const uint64_t zero_from = onesweep ? l.hist : l.varying;
+    const uint64_t zero_to = onesweep ? l.state1 : l.varying + kRadixVaryingBytes;
+    VKPRIM_TRY(fill->record(cmd, temp->sub(zero_from, zero_to - zero_from), uint32_t(0)));
     compute_to_compute_barrier(*ctx, cmd);
-    RadixHistogramPush hp{keys_in.address, hist, count_addr, uint32_t(n), key_flags, begin_bit, end_bit, passes};
-    const uint32_t hgroups = std::min(grid_groups(*ctx, n, histogram.tile_items()), tuning::kRadixHistogramGroups);
-    histogram.dispatch(cmd, &hp, hgroups);
+    // reduce-then-scan reads the keys once for the varying bits alone; onesweep also counts
+    // every pass's digits (shared-memory atomics per key and pass) for its global offsets.
+    const Pipeline& upfront = onesweep ? histogram : varying;
+    RadixHistogramPush hp{keys_in.address, hist_addr, varying_addr, count_addr,
+                          uint32_t(n), key_flags, begin_bit, end_bit, passes};
+    const uint32_t hgroups = std::min(grid_groups(*ctx, n, upfront.tile_items()), tuning::kRadixHistogramGroups);
+    upfront.dispatch(cmd, &hp, hgroups);
     compute_to_compute_barrier(*ctx, cmd);
 
     // Pass p's destinations and digit: the last pass writes keys_out (and values_out); the ones
@@ -198,7 +209,7 @@ struct SortPlan {
         pass_target(p, dst_k, dst_v, shift, bits);
         const uint64_t state = temp->address + (p % 2 ? l.state1 : l.state0);
         const uint64_t clear = p + 1 < passes ? temp->address + (p % 2 ? l.state0 : l.state1) : 0;
-        RadixOnesweepPush op{src_k, dst_k, src_v, dst_v, hist, state, clear, count_addr,
+        RadixOnesweepPush op{src_k, dst_k, src_v, dst_v, hist_addr, varying_addr, state, clear, count_addr,
                              uint32_t(n), nt, key_flags, shift, bits, p, spin_limit, stall_period};
         one.dispatch(cmd, &op, gx, gy);
         if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
@@ -215,12 +226,12 @@ struct SortPlan {
       uint64_t dst_k, dst_v;
       uint32_t shift, bits;
       pass_target(p, dst_k, dst_v, shift, bits);
-      RadixUpsweepPush up{src_k, hist, counts, count_addr, uint32_t(n), nt, key_flags, shift, bits, p};
+      RadixUpsweepPush up{src_k, varying_addr, counts, count_addr, uint32_t(n), nt, key_flags, shift, bits};
       upsweep.dispatch(cmd, &up, gx, gy);
       VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, counts_words(n), scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
-      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, hist, counts, count_addr,
-                            uint32_t(n), nt, key_flags, shift, bits, p, 0};
+      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, counts, count_addr,
+                            uint32_t(n), nt, key_flags, shift, bits, 0};
       down.dispatch(cmd, &dp, gx, gy);
       if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
       src_k = dst_k;
@@ -297,11 +308,18 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   plan->rank_words = detail::tuning::radix_rank_words(plan->wg, plan->items, min_sg);
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   const std::string sg = plan->subgroup ? "_sg" : "_wg";
-  auto hist = detail::Pipeline::create_variant(*plan->ctx, "radix_histogram" + k, detail::kRadixHistogramPushBytes,
-                                               detail::tuning::kRadixHistogramWorkgroup,
-                                               detail::tuning::kRadixHistogramItems);
-  if (!hist) return hist.error();
-  plan->histogram = std::move(*hist);
+  // The upfront pass: the varying bits only for reduce-then-scan (which any object may run:
+  // onesweep's beyond its key limit), with the histogram for onesweep.
+  const auto upfront = [&](const char* name, detail::Pipeline& out) -> Status {
+    auto p = detail::Pipeline::create_variant(*plan->ctx, name + k, detail::kRadixHistogramPushBytes,
+                                              detail::tuning::kRadixHistogramWorkgroup,
+                                              detail::tuning::kRadixHistogramItems);
+    if (!p) return p.error();
+    out = std::move(*p);
+    return {};
+  };
+  VKPRIM_TRY(upfront("radix_varying", plan->varying));
+  if (may_onesweep) VKPRIM_TRY(upfront("radix_histogram", plan->histogram));
   auto up = detail::Pipeline::create_variant(*plan->ctx, "radix_upsweep" + k, detail::kRadixUpsweepPushBytes,
                                              plan->wg, plan->items);
   if (!up) return up.error();

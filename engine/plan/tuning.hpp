@@ -48,8 +48,10 @@ inline constexpr uint32_t kSpinLimit = 256;
 // for 4-byte keys and 256 x 16 for 8-byte keys (H200, 2^28 keys, docs/benchmarks.md session 5:
 // 512 x 8 took u32 keys 10.72 -> 9.95 ms and pairs 13.05 -> 11.99, 64 instead of 100-119
 // registers; session 4: u64 keys 13.46 -> 13.91); where the subgroup ranking's shared memory
-// does not fit, the other shape, then half the items (RadixSort::create). The upfront
-// histogram visits tiles grid-stride with at most kRadixHistogramGroups workgroups.
+// does not fit, the other shape, then half the items (RadixSort::create). The upfront pass
+// (radix_histogram.comp: the varying key bits, and onesweep's histogram) visits tiles of
+// kRadixHistogramWorkgroup x kRadixHistogramItems grid-stride with at most
+// kRadixHistogramGroups workgroups.
 // Downsweep ranking (shaders/radix_downsweep.comp):
 //   _sg: match-based multisplit (Onesweep): subgroup-striped loads, eight ballots per key,
 //        per-subgroup 16-bit digit counters, keys and values staged through shared memory in

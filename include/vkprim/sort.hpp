@@ -10,9 +10,10 @@
 // Values: 4 or 8 bytes, in their own buffer, permuted with their keys.
 //
 // Algorithms (SortOptions::algorithm), both LSD over 8-bit digits of the transformed key,
-// ceil((end_bit - begin_bit) / 8) digit passes, after one upfront histogram of every digit (as
-// in Onesweep; one read of the keys) that lets each pass find out on the GPU that all keys
-// share its digit and copy instead. Both are stable and hang-free.
+// ceil((end_bit - begin_bit) / 8) digit passes, after one upfront read of the keys that finds
+// the bits in which they differ, so that each pass finds out on the GPU that all keys share its
+// digit and copies instead (onesweep also takes its histogram of every digit there, as in
+// Onesweep). Both are stable and hang-free.
 // - reduce_then_scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
 //   per pass, per-tile digit counts (keys read), one exclusive scan of them (vkprim::Scan), then
 //   a stable rank within the tile and a scatter (keys read again). One tile per workgroup, no
@@ -42,10 +43,10 @@
 //
 // Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
-// n * (key + value bytes) + 8 KiB, plus reduce-then-scan: n / 16 * 4 bytes (digit counts, 256
-// u32 per tile of 4096 keys) and the scan's temporary storage; onesweep: two look-back state
-// regions of n / 16 * 4 bytes each (passes alternate between them; each pass zeroes the next
-// pass's region as it goes, so only the first is filled up front).
+// n * (key + value bytes), plus reduce-then-scan: n / 16 * 4 bytes (digit counts, 256 u32 per
+// tile of 4096 keys) and the scan's temporary storage; onesweep: 8 KiB (the histogram) and two
+// look-back state regions of n / 16 * 4 bytes each (passes alternate between them; each pass
+// zeroes the next pass's region as it goes, so only the first is filled up front).
 // Synchronization owed by the caller: as for elementwise.hpp. Inputs are not modified.
 #pragma once
 

@@ -1,9 +1,9 @@
 // Radix sort against std::stable_sort on a CPU twin of the key transformation: every key type,
 // ascending and descending, bit windows, keys only and pairs (stability checked through the
-// values), awkward sizes, every tail length across one tile, counts read from the GPU, and the
-// argument checks; for both algorithms (reduce-then-scan and onesweep), and onesweep with tiles
-// that never publish (the look-back's decoupled fallback). Outputs are poisoned first; nothing
-// past n may be written.
+// values), awkward sizes, every tail length across one tile, counts read from the GPU, passes
+// turned into copies (from the key bits that vary), and the argument checks; for both
+// algorithms (reduce-then-scan and onesweep), and onesweep with tiles that never publish (the
+// look-back's decoupled fallback). Outputs are poisoned first; nothing past n may be written.
 #include "gpu.hpp"
 
 #include <catch2/catch.hpp>
@@ -516,4 +516,175 @@ TEST_CASE("radix sort uses reserved storage and refuses broken contracts", "[sor
   SortOptions bad;
   bad.value_bytes = 2;
   CHECK(RadixSort::create(rt.context(), ValueType::u32, bad).error().code == Errc::invalid_argument);
+}
+
+namespace {
+
+// The bits of [begin, end) in which keys[0, m) differ after the key transformation: CPU twin of
+// radix_histogram.comp's varying words (OR(t) & OR(~t)).
+template <class K>
+auto varying_bits(const std::vector<K>& keys, uint32_t m, bool descending, uint32_t begin, uint32_t end) {
+  using U = decltype(ordered_bits(K{}, false));
+  U ones = 0, zeros = 0;
+  for (uint32_t i = 0; i < m; ++i) {
+    ones |= ordered_bits(keys[i], descending);
+    zeros |= U(~ordered_bits(keys[i], descending));
+  }
+  const uint32_t width = end - begin;
+  const U window = (width >= sizeof(U) * 8 ? ~U(0) : (U(1) << width) - 1) << begin;
+  return U(ones & zeros & window);
+}
+
+// Sorts keys[0, m) as pairs (values: the index) with the count in a GPU buffer of keys.size()
+// keys, against std::stable_sort, and reads the sort's decisions back from its temporary storage
+// (poisoned first; layout: engine/plan/sort.cpp, SortPlan::layout):
+// - the varying words (reduce-then-scan at 0, onesweep after its 8 KiB histogram) must give
+//   `want`, the window's bits in which keys[0, m) differ (the CPU twin must agree: the keys are
+//   what the caller meant);
+// - with one digit pass, whether it ran as a copy, which it must exactly when want is 0: a
+//   trivial reduce-then-scan upsweep writes no digit counts, so the in-place scan leaves
+//   counts[1] = the poison of counts[0] (else a count of at most a tile); a trivial onesweep pass
+//   publishes nothing, so tile 0's first look-back word (zeroed up front) stays zero.
+template <class K, class U>
+void check_trivial(Runtime& rt, const RadixSort& sort, const std::vector<K>& keys, uint32_t m, const Case& c, U want) {
+  const uint64_t max = keys.size();
+  const uint32_t end = c.end ? c.end : uint32_t(sizeof(K) * 8);
+  INFO(name(c.algorithm) << " " << to_string(value_type_of<K>()) << " m=" << m << " of " << max << " bits [" << c.begin
+                         << ", " << end << ") descending=" << c.descending);
+  REQUIRE(varying_bits(keys, m, c.descending, c.begin, end) == want);
+  std::vector<uint32_t> idx(max);
+  std::iota(idx.begin(), idx.end(), 0u);
+  auto kin = rt.upload(keys).value();
+  auto vin = rt.upload(idx).value();
+  auto count = rt.upload(std::vector<uint32_t>{m}).value();
+  Buffer kout = test::poisoned(rt, max * sizeof(K)), vout = test::poisoned(rt, max * 4);
+  Buffer temp = test::poisoned(rt, sort.temp_bytes(max));
+  rt.submit([&](VkCommandBuffer cmd) {
+      return sort.sort_pairs(cmd, kin, vin, kout, vout, Count::on_device(count, max), temp, c.begin, c.end);
+    }).value();
+  const auto order = reference_order(std::vector<K>(keys.begin(), keys.begin() + m), c.descending, c.begin, end);
+  auto gk = rt.download<K>(kout, max).value();
+  auto gv = rt.download<uint32_t>(vout, max).value();
+  for (uint32_t i = 0; i < m; ++i)
+    if (gv[i] != order[i] || !same_bits(gk[i], keys[order[i]]))
+      FAIL("element " << i << ": value " << gv[i] << ", want " << order[i]);
+  for (uint64_t i = m; i < max; ++i) REQUIRE(gv[i] == 0xDEADBEEFu);
+
+  const bool onesweep = sort.algorithm(max) == SortAlgorithm::onesweep;
+  const uint64_t varying_at = onesweep ? 8 * 256 * 4 : 0, counts_at = 16, state0_at = varying_at + 16;
+  auto w = rt.download<uint32_t>(temp.view().sub(varying_at, 16), 4).value();
+  U got;
+  if constexpr (sizeof(U) == 4) got = w[0] & w[1];
+  else got = (w[0] | uint64_t(w[1]) << 32) & (w[2] | uint64_t(w[3]) << 32);
+  const uint32_t width = end - c.begin;
+  const U window = (width >= sizeof(U) * 8 ? ~U(0) : (U(1) << width) - 1) << c.begin;
+  CHECK((got & window) == want);
+  if (width <= 8) {
+    const uint64_t at = onesweep ? state0_at + 16 : counts_at + 4;
+    const uint32_t word = rt.download<uint32_t>(temp.view().sub(at, 4), 1).value()[0];
+    const bool copied = onesweep ? word == 0 : word == 0xDEADBEEFu;
+    INFO("decision word " << word);
+    CHECK(copied == (want == 0));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("radix sort copies the passes whose digit bits do not vary", "[sort][trivial]") {
+  // Trivial passes are found from the bits in which the transformed keys differ: checked on the
+  // decisions themselves (check_trivial) and on the sorted output, for keys whose differing bits
+  // lie outside a pass, in one key only (first or last), beyond a count read from the GPU, or
+  // only after the float transformation; for one and for zero keys; 32- and 64-bit keys.
+  auto& rt = test::gpu();
+  const uint32_t max = 2 * kTile + 9;
+  for (SortAlgorithm alg : kAlgorithms) {
+    Case c;
+    c.value_bytes = 4;
+    c.algorithm = alg;
+    auto sort = make_sort<uint32_t>(rt, c);
+    // One pass over the top byte: constant in the first kTile + 3 keys, not in the rest.
+    auto keys = test::random_values<uint32_t>(max, 31);
+    for (uint32_t i = 0; i < kTile + 3; ++i) keys[i] = (keys[i] & 0x00FFFFFFu) | 0x7F000000u;
+    Case top = c;
+    top.begin = 24;
+    check_trivial(rt, sort, keys, kTile + 3, top, 0u);
+    check_trivial(rt, sort, keys, 1, top, 0u);
+    check_trivial(rt, sort, keys, 0, top, 0u);
+    check_trivial(rt, sort, keys, max, top, 0xFF000000u);
+    // Full keys: the first kTile + 3 have three passes that vary and one trivial last pass; a
+    // window of two passes whose bits never vary in them (a copy: input order).
+    check_trivial(rt, sort, keys, kTile + 3, c, 0x00FFFFFFu);
+    std::vector<uint32_t> low(max);
+    for (uint32_t i = 0; i < max; ++i) low[i] = 0xC3A50000u | (test::hash32(i, 32) & 0xFFFFu);
+    Case high = c;
+    high.begin = 16;
+    check_trivial(rt, sort, low, max, high, 0u);
+    // Every key equal but one, which differs in one bit of the top digit: the last key (in the
+    // last, partial tile) or, descending, the first.
+    std::vector<uint32_t> one(max, 0x12345678u);
+    one[max - 1] ^= 0x80000000u;
+    check_trivial(rt, sort, one, max, c, 0x80000000u);
+    Case desc = c;
+    desc.descending = true;
+    auto dsort = make_sort<uint32_t>(rt, desc);
+    one[max - 1] = 0x12345678u;
+    one[0] ^= 0x01000000u;
+    check_trivial(rt, dsort, one, max, desc, 0x01000000u);
+    // Floats whose low bytes are zero: the transformation inverts the negatives', so the pass
+    // over [0, 8) is not trivial (and sorts the positives first).
+    auto fsort = make_sort<float>(rt, c);
+    std::vector<float> f(max);
+    for (uint32_t i = 0; i < max; ++i) f[i] = float(int(test::hash32(i, 33) % 9) - 4);
+    Case lowbyte = c;
+    lowbyte.end = 8;
+    check_trivial(rt, fsort, f, max, lowbyte, 0xFFu);
+    // 64-bit keys: one pass over the top byte, constant, then not (in the last key); all bits
+    // equal but bit 32 of one key; a window over the constant high word.
+    auto ksort = make_sort<uint64_t>(rt, c);
+    auto wide = test::random_values<uint64_t>(max, 34);
+    for (auto& k : wide) k = (k & 0x00FFFFFFFFFFFFFFull) | 0x5A00000000000000ull;
+    Case top64 = c;
+    top64.begin = 56;
+    check_trivial(rt, ksort, wide, max, top64, uint64_t(0));
+    wide[max - 1] ^= uint64_t(1) << 56;
+    check_trivial(rt, ksort, wide, max, top64, uint64_t(1) << 56);
+    std::vector<uint64_t> bit32(max, 0x0123456789ABCDEFull);
+    bit32[kTile] ^= uint64_t(1) << 32;
+    check_trivial(rt, ksort, bit32, max, c, uint64_t(1) << 32);
+    for (uint32_t i = 0; i < max; ++i) wide[i] = 0xFEDCBA9800000000ull | test::hash32(i, 35);
+    Case hi64 = c;
+    hi64.begin = 32;
+    check_trivial(rt, ksort, wide, max, hi64, uint64_t(0));
+  }
+}
+
+TEST_CASE("radix sort finds the varying bits when workgroups take several tiles", "[sort][trivial]") {
+  // The upfront pass visits tiles grid-stride with at most 2048 workgroups (tuning::
+  // kRadixHistogramGroups), so past 2048 tiles workgroup 0 takes tile 2048 too. Keys with random
+  // low bits and top byte 0x7F, but for key 0 (0x7E: bit 24 differs) and key 2048 * kTile (0x00:
+  // bits 24-30), both read by invocation 0 of workgroup 0, in its first tile and in its second:
+  // over the window [24, 32) bits 24-30 vary, so the bits-only pass may not stop reading before
+  // every bit of the window varies among an invocation's keys. One pass: the expected order is
+  // written out (the last key, key 0, the 0x7F keys in input order), as std::stable_sort of
+  // 2^23 keys is slow in a debug build.
+  auto& rt = test::gpu();
+  const uint32_t n = 2048 * kTile + 1;
+  std::vector<uint32_t> keys(n);
+  for (uint32_t i = 0; i < n; ++i) keys[i] = 0x7F000000u | (test::hash32(i, 36) & 0x00FFFFFFu);
+  keys[0] ^= 0x01000000u;
+  keys[n - 1] &= 0x00FFFFFFu;
+  std::vector<uint32_t> want(keys);
+  std::rotate(want.begin(), want.end() - 1, want.end());  // by top byte, stable: 00, 7E, 7F...
+  auto kin = rt.upload(keys).value();
+  Case c;  // reduce-then-scan: the bits-only pass, the one that stops early
+  c.begin = 24;
+  auto sort = make_sort<uint32_t>(rt, c);
+  Buffer kout = test::poisoned(rt, n * 4);
+  Buffer temp = test::poisoned(rt, sort.temp_bytes(n));
+  rt.submit([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, kin, kout, n, temp, 24, 32); }).value();
+  auto got = rt.download<uint32_t>(kout, n).value();
+  for (uint32_t i = 0; i < n; ++i)
+    if (got[i] != want[i]) FAIL("key " << i << ": got " << got[i] << ", want " << want[i]);
+  auto w = rt.download<uint32_t>(temp.view().sub(0, 8), 2).value();  // the varying words (check_trivial)
+  CHECK((w[0] & w[1] & 0xFF000000u) == 0x7F000000u);
 }
