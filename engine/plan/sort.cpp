@@ -4,7 +4,8 @@
 // (include/vkprim/sort.hpp; choose_algorithm picks one per call). Per sort:
 //   reduce-then-scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
 //     fill(varying, 0) -> radix_varying (the varying bits only: it needs no digit counts)
-//     per digit pass p: radix_upsweep (per-tile digit counts, digit-major)
+//     per digit pass p: radix_upsweep (per-tile digit counts, digit-major; a few tiles per
+//                       workgroup)
 //                       -> Scan::exclusive of the counts, in place
 //                       -> radix_downsweep (stable rank within the tile + scatter; or a copy)
 //   onesweep:
@@ -219,6 +220,7 @@ struct SortPlan {
       return {};
     }
 
+    const auto [ux, uy] = grid((nt + tuning::kRadixUpsweepTiles - 1) / tuning::kRadixUpsweepTiles);
     const BufferView counts_view = temp->sub(l.counts, counts_words(n) * 4);
     const BufferView scan_temp = temp->sub(l.scan, l.keys - l.scan);
     uint64_t src_k = keys_in.address, src_v = vin;
@@ -227,7 +229,7 @@ struct SortPlan {
       uint32_t shift, bits;
       pass_target(p, dst_k, dst_v, shift, bits);
       RadixUpsweepPush up{src_k, varying_addr, counts, count_addr, uint32_t(n), nt, key_flags, shift, bits};
-      upsweep.dispatch(cmd, &up, gx, gy);
+      upsweep.dispatch(cmd, &up, ux, uy);
       VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, counts_words(n), scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
       RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, counts, count_addr,
@@ -320,8 +322,13 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   };
   VKPRIM_TRY(upfront("radix_varying", plan->varying));
   if (may_onesweep) VKPRIM_TRY(upfront("radix_histogram", plan->histogram));
-  auto up = detail::Pipeline::create_variant(*plan->ctx, "radix_upsweep" + k, detail::kRadixUpsweepPushBytes,
-                                             plan->wg, plan->items);
+  detail::PipelineDesc ud;
+  ud.variant = "radix_upsweep" + k;
+  ud.push_bytes = detail::kRadixUpsweepPushBytes;
+  ud.workgroup_size = plan->wg;
+  ud.items = plan->items;
+  ud.extra_spec = {detail::tuning::kRadixUpsweepTiles};
+  auto up = detail::Pipeline::create(*plan->ctx, ud);
   if (!up) return up.error();
   plan->upsweep = std::move(*up);
   // The ranking passes, keys only (_v0) and with values of value_bytes (_v1, _v2).

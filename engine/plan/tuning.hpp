@@ -65,6 +65,9 @@ struct RadixTile {
   uint32_t items;
 };
 constexpr RadixTile radix_tile(uint32_t key_bytes) { return key_bytes == 4 ? RadixTile{512, 8} : RadixTile{256, 16}; }
+// The upsweep counts this many consecutive tiles per workgroup, so that its digit-major count
+// writes fill whole 32-byte sectors (H200, 2^28 u32 keys, docs/benchmarks.md session 5).
+inline constexpr uint32_t kRadixUpsweepTiles = 8;
 inline constexpr uint32_t kRadixHistogramWorkgroup = 256;
 inline constexpr uint32_t kRadixHistogramItems = 16;
 inline constexpr uint32_t kRadixHistogramGroups = 2048;
