@@ -4,9 +4,7 @@
 // protocol (common/tile_state.glsl: decoupled look-back with decoupled fallback, tile ids from a
 // counter) carrying the number selected instead of a value.
 //
-// One tile of WG_SIZE x ITEMS elements per workgroup; ranks stay stable (tile order). ITEMS is
-// fixed per variant (FIXED_ITEMS, shaders/CMakeLists.txt; tuning::select_single_pass_items): 32
-// in the subgroup build for 4-byte types, 16 otherwise.
+// One tile of WG_SIZE x ITEMS elements per workgroup; ranks stay stable (tile order).
 //   SUBGROUP: subgroup-striped, as the single-pass scan (common/subgroup_striped.glsl; element
 //     by element for a partial or unaligned tile). Per row of vectors, a subgroup exclusive sum
 //     of the lanes' counts ranks them; the subgroup totals are summed across the workgroup. A

@@ -39,13 +39,8 @@ struct SelectPlan {
   std::optional<SegmentedScan> seg;
   std::optional<Buffer> owned_temp;
 
-  // Tiles of select_upsweep and select_scatter (partition, unique by key); the single pass's
-  // tiles (single.tile_items(), tuning::select_single_pass_items) are as large or larger.
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
-  uint64_t single_tiles(uint64_t n) const {
-    return std::max<uint64_t>((n + single.tile_items() - 1) / single.tile_items(), 1);
-  }
 
   // Temp layout. Select (partition): [tile counts (tiles + 1)] [scan temp], or (single pass)
   // [tile state]; UniqueByKey adds [run heads] [run sums] [segmented scan temp];
@@ -54,7 +49,7 @@ struct SelectPlan {
     uint64_t counts = 0, scan = 0, heads = 0, sums = 0, seg = 0, total = 0;
   };
   // The single pass's tile state carries one-word counts.
-  uint64_t state_bytes(uint64_t n) const { return align16(tile_state_bytes(single_tiles(n), 1)); }
+  uint64_t state_bytes(uint64_t n) const { return align16(tile_state_bytes(tiles(n), 1)); }
   Layout layout(uint64_t n) const {
     Layout l;
     if (!upsweep.valid()) {  // OffsetAllocator
@@ -91,7 +86,6 @@ struct SelectPlan {
       return make_error(Errc::invalid_argument, what + ": the count buffer must hold an aligned u32");
     if (c.n > 0xFFFFFFFFull)
       return make_error(Errc::limit_exceeded, what + ": at most 2^32 - 1 elements (got " + str(c.n) + ")");
-    // The reduce-then-scan tiles are the smaller: their grid bounds the single pass's too.
     if (grid(tiles(c.n)).second > ctx->caps.max_workgroup_count[1])
       return make_error(Errc::limit_exceeded, what + ": " + str(c.n) + " elements exceed the device's dispatch limits");
     return {};
@@ -147,6 +141,8 @@ struct SelectPlan {
     auto temp = resolve_temp(temp_in, temp_bytes(n));
     if (!temp) return temp.error();
     const Layout l = layout(n);
+    const uint32_t nt = uint32_t(tiles(n));
+    const auto [gx, gy] = grid(nt);
     const uint64_t count_addr = count.is_device() ? count.device.address : 0;
     const uint64_t counts = temp->address;
     const uint64_t heads = by_key ? temp->address + l.heads : 0;
@@ -162,12 +158,9 @@ struct SelectPlan {
       SelectTilesPush p{in.address, flags.address, out.address, temp->address, count_out.address,
                         count_addr, uint32_t(n), mode, op, opts_for(false) | (aligned ? kSelectAligned : 0u),
                         a, b, spin_limit, stall_period};
-      const auto [sx, sy] = grid(single_tiles(n));
-      single.dispatch(cmd, &p, sx, sy);
+      single.dispatch(cmd, &p, gx, gy);
       return {};
     }
-    const uint32_t nt = uint32_t(tiles(n));
-    const auto [gx, gy] = grid(nt);
     SelectUpsweepPush up{in.address, flags.address, counts, count_addr, heads, uint32_t(n), nt, mode, op, a, b};
     upsweep.dispatch(cmd, &up, gx, gy);
     const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 4);
@@ -242,12 +235,8 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
     plan->scatter = std::move(*sc);
     static_assert(tuning::kSelectItems % 32 == 0 || 32 % tuning::kSelectItems == 0,
                   "select_tiles counts runs of ITEMS bits within or across whole bitmask words");
-    static_assert(tuning::select_single_pass_items(4, true) % 4 == 0 &&
-                      tuning::select_single_pass_items(8, true) % 2 == 0,
-                  "select_tiles' subgroup build loads whole 16-byte vectors");
     auto single = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_") + to_string(type) + (sg ? "_sg" : "_wg"),
-                                           kSelectTilesPushBytes, plan->wg,
-                                           tuning::select_single_pass_items(plan->esz, sg), sg);
+                                           kSelectTilesPushBytes, plan->wg, plan->items, sg);
     if (!single) return single.error();
     plan->single = std::move(*single);
     auto fill = Fill::create(context);

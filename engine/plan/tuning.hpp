@@ -101,19 +101,9 @@ constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool
 // long as the scan's kSpinLimit look-back steps before falling back.
 inline constexpr uint32_t kRadixSpinLimit = 2048;
 
-// Compaction: one tile of 256 invocations x 16 elements per workgroup (select_upsweep and
-// select_scatter, the single pass's shared-memory build).
+// Compaction: one tile of 256 invocations x 16 elements per workgroup in both passes.
 inline constexpr uint32_t kSelectWorkgroup = 256;
 inline constexpr uint32_t kSelectItems = 16;
-// The single pass (select_tiles) in the subgroup layer: 32 items for 4-byte elements, tiles of
-// 8192 (half the tiles, so half the look-backs). The scan's rule (scan_single_pass_items)
-// applied to select, not yet measured for select. 8-byte elements keep 16 (registers: every
-// element is held until the look-back is done), as does the shared-memory build (for the scan
-// 32 items were slower there). Compiled into select_tiles as FIXED_ITEMS: shaders/CMakeLists.txt
-// computes the same.
-constexpr uint32_t select_single_pass_items(uint32_t value_bytes, bool subgroup) {
-  return subgroup && value_bytes == 4 ? 32 : kSelectItems;
-}
 // Histogram: grid-stride over tiles of 256 x 16 samples, at most this many workgroups (each
 // flushes its private bins once); bins privatized in shared memory up to this many bytes.
 inline constexpr uint32_t kHistogramWorkgroup = 256;

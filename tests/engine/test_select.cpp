@@ -15,17 +15,7 @@ using namespace vkprim;
 
 namespace {
 
-// tuning: the compaction tile (select_upsweep, select_scatter, select_tiles without subgroups),
-// and select_tiles' tile for 4-byte elements in the subgroup layer (select_single_pass_items).
-constexpr uint64_t kTile = 256 * 16;
-constexpr uint64_t kTileSg32 = 256 * 32;
-
-// The single pass's tile for 4-byte elements in the layer a test asks for: the subgroup layer is
-// taken where the device has arithmetic and ballot subgroup operations (as the plan decides).
-uint64_t single_tile32(Runtime& rt, bool sg) {
-  const VkSubgroupFeatureFlags need = VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
-  return sg && (rt.caps().subgroup_ops & need) == need ? kTileSg32 : kTile;
-}
+constexpr uint64_t kTile = 256 * 16;  // tuning: compaction tile
 
 template <class T>
 bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
@@ -70,8 +60,7 @@ TEST_CASE("select by flags: none, all, half, awkward sizes", "[select]") {
       o.use_subgroup_ops = sg;
       o.count_u64 = u64;
       auto sel = Select::create(rt.context(), ValueType::u32, o).value();
-      const uint64_t tile = single_tile32(rt, sg);
-      for (uint64_t n : {uint64_t(0), uint64_t(1), tile - 1, tile, tile + 1, 3 * tile + 17, uint64_t(100003)}) {
+      for (uint64_t n : {uint64_t(0), uint64_t(1), kTile - 1, kTile, kTile + 1, 3 * kTile + 17, uint64_t(100003)}) {
         auto x = test::random_values<uint32_t>(n, uint32_t(n));
         for (int pattern : {0, 1, 2}) {  // none, all, about half
           INFO("subgroup=" << sg << " count_u64=" << u64 << " n=" << n << " pattern=" << pattern);
@@ -95,11 +84,11 @@ TEST_CASE("select from inputs and flags that are not 16-byte aligned", "[select]
   // Full tiles move 16 bytes per access only from aligned addresses; views one element in take
   // the element-by-element loads on every tile.
   auto& rt = test::gpu();
+  const uint64_t n = 3 * kTile + 5;
   for (bool sg : {true, false}) {
     SelectOptions o;
     o.use_subgroup_ops = sg;
-    const uint64_t n = 3 * single_tile32(rt, sg) + 5;
-    INFO("subgroup=" << sg << " n=" << n);
+    INFO("subgroup=" << sg);
     auto sel32 = Select::create(rt.context(), ValueType::u32, o).value();
     auto x = test::random_values<uint32_t>(n + 1, 7);
     std::vector<uint32_t> flags(n + 1);
@@ -136,7 +125,7 @@ TEST_CASE("select from inputs and flags that are not 16-byte aligned", "[select]
 
 TEST_CASE("select by predicate on every type", "[select]") {
   auto& rt = test::gpu();
-  const uint64_t n = 2 * kTileSg32 + 333;  // two whole tiles and a partial one in any layer
+  const uint64_t n = 2 * kTile + 333;
   {  // CUB's anchor: (x & 1) == 0 over u32
     auto sel = Select::create(rt.context(), ValueType::u32).value();
     auto x = test::random_values<uint32_t>(n, 1);
@@ -250,7 +239,7 @@ TEST_CASE("partition: selected first, rejected after, both in input order", "[se
 TEST_CASE("unique keeps the first of each run of bit-identical elements", "[select][unique]") {
   auto& rt = test::gpu();
   auto sel = Select::create(rt.context(), ValueType::u32).value();
-  const uint64_t n = 3 * single_tile32(rt, true) + 5;
+  const uint64_t n = 3 * kTile + 5;
   std::vector<std::vector<uint32_t>> inputs;
   inputs.push_back(std::vector<uint32_t>(n, 42u));  // all equal: one element out
   std::vector<uint32_t> runs(n);
@@ -332,12 +321,11 @@ TEST_CASE("unique by key sums each run", "[select][unique]") {
 TEST_CASE("select with the count read from the GPU", "[select][device-count]") {
   auto& rt = test::gpu();
   auto sel = Select::create(rt.context(), ValueType::u32).value();
-  const uint64_t tile = single_tile32(rt, true);
-  const uint64_t max = 3 * tile + 9;
+  const uint64_t max = 3 * kTile + 9;
   auto x = test::random_values<uint32_t>(max, 8);
   auto in = rt.upload(x).value();
   auto temp = rt.alloc(sel.temp_bytes(max)).value();
-  for (uint32_t n : {0u, 1u, uint32_t(tile) + 3, uint32_t(max)}) {
+  for (uint32_t n : {0u, 1u, uint32_t(kTile) + 3, uint32_t(max)}) {
     INFO("n=" << n);
     auto cnt = rt.upload(std::vector<uint32_t>{n}).value();
     Buffer out = test::poisoned(rt, max * 4), count = test::poisoned(rt, 4);
@@ -392,56 +380,37 @@ TEST_CASE("select: every tail length across a tile, and tiles that stall force t
       o.debug_stall_period = c.stall_period;  // 1: no tile ever publishes
       o.spin_limit = c.spin_limit;
       auto sel = Select::create(rt.context(), ValueType::u32, o).value();
-      const uint64_t tile = single_tile32(rt, sg);  // each layer's own tile
       std::vector<uint64_t> sizes;
       if (c.stall_period == 0) {
-        // The first and last 40 tail lengths, every 97th between.
-        for (uint64_t t = 1; t <= tile; ++t)
-          if (t <= 40 || t > tile - 40 || t % 97 == 0) sizes.push_back(tile + t);
+        for (uint64_t t = 1; t <= kTile; t += (t < 40 || t > kTile - 40) ? 1 : 97) sizes.push_back(kTile + t);
       } else {
-        sizes = {2 * tile, 7 * tile + 5, 40 * tile + 1};
+        sizes = {2 * kTile, 7 * kTile + 5, 40 * kTile + 1};
       }
-      // Every size recorded back to back into one command buffer sharing one temp buffer (vkprim
-      // orders the calls), each call with its own output (8 poisoned words past n) and count.
       const uint64_t max = sizes.back();
       auto x = test::random_values<uint32_t>(max, 77);
-      std::vector<uint32_t> flags(max);
-      for (uint64_t i = 0; i < max; ++i) flags[i] = x[i] % 3 == 0 ? 1u : 0u;
       auto in = rt.upload(x).value();
-      auto fb = rt.upload(flags).value();
       auto temp = rt.alloc(sel.temp_bytes(max)).value();
-      std::vector<uint64_t> at;  // each size's output, in elements
-      uint64_t total = 0;
       for (uint64_t n : sizes) {
-        at.push_back(total);
-        total += n + 8;
-      }
-      Buffer out = test::poisoned(rt, total * 4), out2 = test::poisoned(rt, total * 4);
-      Buffer counts = test::poisoned(rt, sizes.size() * 8);
-      rt.submit([&](VkCommandBuffer cmd) -> Status {
-          for (size_t k = 0; k < sizes.size(); ++k) {
-            const uint64_t n = sizes[k];
-            // mask_equal(0, 0) selects everything; a real selection through flags too.
-            VKPRIM_TRY(sel.predicated(cmd, in, Predicate::mask_equal(0u, 0u), out.view().sub(at[k] * 4, (n + 8) * 4),
-                                      counts.view().sub(k * 8, 4), n, temp));
-            VKPRIM_TRY(sel.flagged(cmd, in, fb.view().sub(0, n * 4), out2.view().sub(at[k] * 4, (n + 8) * 4),
-                                   counts.view().sub(k * 8 + 4, 4), n, temp));
-          }
-          return {};
-        }).value();
-      const auto all = rt.download<uint32_t>(out, total).value();
-      const auto got = rt.download<uint32_t>(out2, total).value();
-      const auto cnt = rt.download<uint32_t>(counts, sizes.size() * 2).value();
-      for (size_t k = 0; k < sizes.size(); ++k) {
-        const uint64_t n = sizes[k];
-        INFO("stall_period=" << c.stall_period << " subgroup=" << sg << " tile=" << tile << " n=" << n);
-        REQUIRE(cnt[2 * k] == n);
-        REQUIRE(std::equal(all.begin() + at[k], all.begin() + at[k] + n, x.begin()));
+        INFO("stall_period=" << c.stall_period << " subgroup=" << sg << " n=" << n);
         std::vector<uint32_t> want;
         std::copy_if(x.begin(), x.begin() + n, std::back_inserter(want), [](uint32_t v) { return v % 3 == 0; });
-        REQUIRE(cnt[2 * k + 1] == want.size());
-        for (size_t i = 0; i < want.size(); ++i) REQUIRE(got[at[k] + i] == want[i]);
-        for (size_t i = want.size(); i < want.size() + 8; ++i) REQUIRE(got[at[k] + i] == 0xDEADBEEFu);
+        Buffer out = test::poisoned(rt, (n + 8) * 4), count = test::poisoned(rt, 4);
+        rt.submit([&](VkCommandBuffer cmd) {
+            return sel.predicated(cmd, in, Predicate::mask_equal(0u, 0u), out, count, n, temp);
+          }).value();
+        // mask_equal(0, 0) selects everything; check a real predicate too below.
+        REQUIRE(read_count(rt, count, false) == n);
+        auto all = rt.download<uint32_t>(out, n).value();
+        REQUIRE(std::equal(all.begin(), all.end(), x.begin()));
+        std::vector<uint32_t> flags(n);
+        for (uint64_t i = 0; i < n; ++i) flags[i] = x[i] % 3 == 0 ? 1u : 0u;
+        auto fb = rt.upload(flags).value();
+        Buffer out2 = test::poisoned(rt, (n + 8) * 4);
+        rt.submit([&](VkCommandBuffer cmd) { return sel.flagged(cmd, in, fb, out2, count, n, temp); }).value();
+        REQUIRE(read_count(rt, count, false) == want.size());
+        auto got = rt.download<uint32_t>(out2, want.size() + 8).value();
+        for (size_t i = 0; i < want.size(); ++i) REQUIRE(got[i] == want[i]);
+        for (size_t i = want.size(); i < got.size(); ++i) REQUIRE(got[i] == 0xDEADBEEFu);
       }
     }
   }
