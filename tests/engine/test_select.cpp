@@ -382,7 +382,9 @@ TEST_CASE("select: every tail length across a tile, and tiles that stall force t
       auto sel = Select::create(rt.context(), ValueType::u32, o).value();
       std::vector<uint64_t> sizes;
       if (c.stall_period == 0) {
-        for (uint64_t t = 1; t <= kTile; t += (t < 40 || t > kTile - 40) ? 1 : 97) sizes.push_back(kTile + t);
+        // Dense at both ends (the step lands on kTile - 40), every 97th length between.
+        for (uint64_t t = 1; t <= kTile; t += (t < 40 || t >= kTile - 40) ? 1 : std::min<uint64_t>(97, kTile - 40 - t))
+          sizes.push_back(kTile + t);
       } else {
         sizes = {2 * kTile, 7 * kTile + 5, 40 * kTile + 1};
       }
