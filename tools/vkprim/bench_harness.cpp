@@ -39,20 +39,24 @@ Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
                         const std::function<Status(VkCommandBuffer)>& op) {
   runs = std::max(runs, 1u);
   const auto& ctx = rt.context();
-  // Warm up for at least `warmup` runs and 250 ms: after the host-side work between
-  // operations (uploads, verification) the GPU's clocks have dropped, and latency-bound passes
-  // measured up to 4x slow on an H100 when timed straight away.
+  // Warm up for at least `warmup` runs and 300 ms, in submissions that grow until each keeps
+  // the GPU busy for 50 ms: after the host-side work between operations (uploads,
+  // verification) the GPU's clocks have dropped, and latency-bound passes measured up to 4x
+  // slow on an H100 when timed straight away. Short submissions with host round trips between
+  // them were not always enough on an H200 (whole timed submissions 2-5x slow, session 5).
   const auto start = std::chrono::steady_clock::now();
-  uint32_t done = 0;
-  while (done < warmup || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(250)) {
+  uint32_t done = 0, batch = std::max(warmup, 1u);
+  while (done < warmup || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300)) {
+    const auto t0 = std::chrono::steady_clock::now();
     VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
-      for (uint32_t i = 0; i < std::max(warmup, 1u); ++i) {
+      for (uint32_t i = 0; i < batch; ++i) {
         VKPRIM_TRY(op(cmd));
         full_barrier(ctx, cmd);
       }
       return {};
     }));
-    done += std::max(warmup, 1u);
+    done += batch;
+    if (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(50) && batch < 4096) batch *= 2;
   }
   auto timer = GpuTimer::create(ctx, 2 * runs);
   if (!timer) return timer.error();

@@ -30,7 +30,7 @@ struct Timing {
 };
 
 // Records `op` `runs` times into one command buffer, each run between two timestamps with a
-// full barrier after it, after untimed warm-up runs (at least `warmup` of them and 250 ms).
+// full barrier after it, after untimed warm-up runs (at least `warmup` of them and 300 ms).
 // Then a few runs more with a PassProfiler attached give the per-pass times (timed apart from
 // the figures above, since a stamp after every dispatch costs a little).
 Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
