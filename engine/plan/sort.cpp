@@ -57,7 +57,7 @@ struct SortPlan {
   bool subgroup = false;
   SortAlgorithm requested = SortAlgorithm::automatic;
   uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0;
-  uint32_t wg = 0, items = 0;  // the tile (tuning::radix_tile, or half its items)
+  uint32_t wg = 0, items = 0;  // the tile (one of tuning::kRadixTiles)
   uint32_t rank_words = 0;      // the _sg ranking's shared array (tuning::radix_rank_words)
   Pipeline varying, upsweep, downsweep_keys, downsweep_pairs;
   Pipeline histogram, onesweep_keys, onesweep_pairs;  // only where onesweep may run
@@ -279,7 +279,6 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
   // that tile the workgroup; its per-subgroup digit counters share the tile's staging array,
   // sized for the smallest subgroup size (tuning::radix_rank_words).
-  const detail::tuning::RadixTile tile = detail::tuning::radix_tile(plan->key_bytes);
   const bool sg_ops = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
                       (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                       (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) && caps.min_subgroup_size > 0;
@@ -289,12 +288,10 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     return may_onesweep ? radix_onesweep_shared_bytes(wg, items, sg, min_sg)
                         : radix_downsweep_shared_bytes(wg, items, sg, min_sg);
   };
-  // Preference: the subgroup ranking at the tuned tile, at the other key width's tile (on
-  // lavapipe, whose 32 KiB of shared memory cannot hold 64 subgroups' counters), at half the
-  // items; then the same without subgroup operations.
-  const detail::tuning::RadixTile other = detail::tuning::radix_tile(plan->key_bytes == 4 ? 8 : 4);
+  // The first tile shape whose shared memory fits, with the subgroup ranking if the device has
+  // it (tuning::kRadixTiles), else without.
   for (bool sg : {sg_ops, false}) {
-    for (detail::tuning::RadixTile t : {tile, other, detail::tuning::RadixTile{tile.workgroup, tile.items / 2}}) {
+    for (detail::tuning::RadixTile t : detail::tuning::kRadixTiles) {
       if (!plan->items && (!sg || (caps.max_subgroup_size <= t.workgroup && t.workgroup % caps.max_subgroup_size == 0)) &&
           shared_bytes(t.workgroup, t.items, sg) <= caps.max_shared_memory) {
         plan->wg = t.workgroup;
@@ -303,10 +300,14 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
       }
     }
   }
-  if (!plan->items)
-    return make_error(Errc::unsupported, "RadixSort: needs " + std::to_string(shared_bytes(tile.workgroup, tile.items / 2, false)) +
+  if (!plan->items) {
+    uint64_t least = UINT64_MAX;
+    for (detail::tuning::RadixTile t : detail::tuning::kRadixTiles)
+      least = std::min(least, shared_bytes(t.workgroup, t.items, false));
+    return make_error(Errc::unsupported, "RadixSort: needs " + std::to_string(least) +
                                              " bytes of shared memory, the device has " +
                                              std::to_string(caps.max_shared_memory));
+  }
   plan->rank_words = detail::tuning::radix_rank_words(plan->wg, plan->items, min_sg);
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   const std::string sg = plan->subgroup ? "_sg" : "_wg";

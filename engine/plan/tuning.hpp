@@ -44,11 +44,11 @@ inline constexpr uint32_t kRangeGroups = 1024;
 inline constexpr uint32_t kSpinLimit = 256;
 
 
-// Radix sort (reduce-then-scan per 8-bit digit): tiles of 4096 keys, 512 invocations x 8 keys
-// for 4-byte keys and 256 x 16 for 8-byte keys (H200, 2^28 keys, docs/benchmarks.md session 5:
-// 512 x 8 took u32 keys 10.72 -> 9.95 ms and pairs 13.05 -> 11.99, 64 instead of 100-119
-// registers; session 4: u64 keys 13.46 -> 13.91); where the subgroup ranking's shared memory
-// does not fit, the other shape, then half the items (RadixSort::create). The upfront pass
+// Radix sort (reduce-then-scan per 8-bit digit): tiles of 512 invocations x 8 keys (H200, 2^28
+// keys, docs/benchmarks.md session 5: against 256 x 16, u32 keys 10.72 -> 9.95 ms, pairs 13.05
+// -> 11.99, u64 keys (2^27) 11.18 -> 10.49; 64 registers instead of 99-123, so 4 workgroups per
+// SM instead of 2). Where the subgroup ranking's shared memory does not fit (64 subgroups of 8
+// lanes need 32 KiB of counters: lavapipe), 256 x 16, then 512 x 4 (RadixSort::create). The upfront pass
 // (radix_histogram.comp: the varying key bits, and onesweep's histogram) visits tiles of
 // kRadixHistogramWorkgroup x kRadixHistogramItems grid-stride with at most
 // kRadixHistogramGroups workgroups.
@@ -64,7 +64,7 @@ struct RadixTile {
   uint32_t workgroup;
   uint32_t items;
 };
-constexpr RadixTile radix_tile(uint32_t key_bytes) { return key_bytes == 4 ? RadixTile{512, 8} : RadixTile{256, 16}; }
+inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // in order of preference
 // The upsweep counts this many consecutive tiles per workgroup, so that its digit-major count
 // writes fill whole 32-byte sectors (H200, 2^28 u32 keys, docs/benchmarks.md session 5).
 inline constexpr uint32_t kRadixUpsweepTiles = 8;
@@ -73,9 +73,11 @@ inline constexpr uint32_t kRadixHistogramItems = 16;
 inline constexpr uint32_t kRadixHistogramGroups = 2048;
 // The _sg scans give invocation w < 128 the digits 2w and 2w + 1; tile positions and counts are
 // 16-bit fields; onesweep's look-back takes one invocation per digit.
-static_assert(radix_tile(4).workgroup >= 256 && radix_tile(8).workgroup >= 256);
-static_assert(radix_tile(4).workgroup * radix_tile(4).items < 65536 &&
-              radix_tile(8).workgroup * radix_tile(8).items < 65536);
+static_assert([] {
+  for (RadixTile t : kRadixTiles)
+    if (t.workgroup < 256 || t.workgroup * t.items >= 65536) return false;
+  return true;
+}());
 constexpr uint32_t radix_rank_words(uint32_t wg, uint32_t items, uint32_t min_subgroup) {
   const uint32_t counters = wg / min_subgroup * 128;
   return counters > wg * items ? counters : wg * items;

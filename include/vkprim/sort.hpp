@@ -15,9 +15,9 @@
 // digit and copies instead (onesweep also takes its histogram of every digit there, as in
 // Onesweep). Both are stable and hang-free.
 // - reduce_then_scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
-//   per pass, per-tile digit counts (keys read), one exclusive scan of them (vkprim::Scan), then
-//   a stable rank within the tile and a scatter (keys read again). One tile per workgroup, no
-//   inter-workgroup waiting. Traffic per pass: keys read twice and written once (+ values read
+//   per pass, per-tile digit counts (keys read; a few tiles per workgroup), one exclusive scan
+//   of them (vkprim::Scan), then a stable rank within the tile and a scatter (keys read again,
+//   one tile per workgroup). No inter-workgroup waiting. Traffic per pass: keys read twice and written once (+ values read
 //   and written once), + the counts (256 u32 per tile) written, scanned and read.
 // - onesweep (Adinets & Merrill 2022, "Onesweep: A Faster Least Significant Digit Radix Sort for
 //   GPUs"): per pass ONE dispatch: each tile reads its keys once, ranks them, publishes its 256
@@ -36,9 +36,10 @@
 // match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
 // bit of the pass to find the lanes with the same digit, per-subgroup digit counters in shared memory; keys
 // and values are then staged through shared memory in sorted order so that the scatter writes
-// each digit's run of the tile with consecutive addresses. Any subgroup size from 8 (with 16
-// keys per invocation) to 128; smaller subgroups, or no subgroup operations, take 2-bit split
-// scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms use the same
+// each digit's run of the tile with consecutive addresses. Any subgroup size from 4 to 128
+// where the shared memory holds one tile of keys and 256 16-bit counters per subgroup (tiles of
+// 512 x 8 keys, or 256 x 16 with small subgroups); otherwise, or without subgroup operations,
+// 2-bit split scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms use the same
 // ranking code (shaders/common/radix_rank.glsl).
 //
 // Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.

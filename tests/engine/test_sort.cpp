@@ -18,7 +18,7 @@ using namespace vkprim;
 
 namespace {
 
-constexpr uint64_t kTile = 4096;  // tuning::radix_tile: 512 x 8 or 256 x 16 keys (lavapipe: 256 x 16, 32 KiB shared memory)
+constexpr uint64_t kTile = 4096;  // tuning::kRadixTiles: 512 x 8 (lavapipe, 32 KiB of shared memory: 256 x 16)
 
 // CPU twin of common/radix.glsl: the unsigned key whose order is the documented key order.
 template <class K>
