@@ -85,16 +85,18 @@ inline constexpr uint32_t kSpmvSmallItems = 1;
 // per loop step.
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
-// Lanes per row: the largest power of two <= ceil(ceil(mean row length) / 4), at most the
-// subgroup size: a row of mean length takes one loop step with all 4 of each lane's entries
-// (their loads, then their gathers, in flight together) and a subgroup holds many rows.
-// Measured on an H200 (docs/sparse-gpu.md "Measurements"): uniform_k16 f32 0.720 ms with
-// L = 4 against 1.082 with the earlier rule's L = 16 (largest power of two <= the mean: one
-// entry per lane), band27 0.288 vs 0.666, arrow 0.079 (L = 1) vs 0.117 (L = 2); powerlaw a
-// tie. SpmvOptions::row_lanes overrides it.
+// Lanes per row: the largest power of two <= ceil(ceil(mean row length) / 8), at most the
+// subgroup size: a row of mean length takes about two loop steps of 4 entries per lane (the
+// loads, then the gathers, of a step in flight together) and a subgroup holds many rows.
+// Measured on an H200 (docs/benchmarks.md, session 5, f32 / f64 ms): poisson2d (mean 5) L = 1
+// 0.237 / 0.385 against L = 2 0.346 / 0.413; uniform_k16 (16) L = 2 0.651 / 1.044 against L = 4
+// 0.702 / 1.055; band27 (27) L = 4 0.287 / 0.424 against L = 2 0.296 / 0.603; powerlaw's split
+// kernel (15.4) L = 2 0.948 / 1.245 against L = 4 0.980 / 1.283. (Session 4's rule, ceil(mean / 4),
+// had replaced one entry per lane: uniform_k16 0.720 against 1.082 ms.) SpmvOptions::row_lanes
+// overrides it.
 constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
   const uint64_t mean_ceil = rows ? (nnz + rows - 1) / rows : 1;
-  const uint64_t want = (mean_ceil + kSpmvRowsUnroll - 1) / kSpmvRowsUnroll;
+  const uint64_t want = (mean_ceil + 2 * kSpmvRowsUnroll - 1) / (2 * kSpmvRowsUnroll);
   uint32_t lanes = 1;
   while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= want) lanes *= 2;
   return lanes;
@@ -109,7 +111,8 @@ inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
 // The automatic choice runs the row kernel on regular rows, f32 and f64. Measured on an H200
-// (2026-11-21, docs/sparse-gpu.md "Measurements"): with lanes from mean / 4 it beat the stream
+// (2026-11-21, docs/sparse-gpu.md "Measurements"): with lanes from mean / 4 (now mean / 8,
+// faster still: spmv_row_lanes) it beat the stream
 // kernel on every regular matrix of the benchmark suite in f32 (poisson2d 0.346 vs 0.387 ms,
 // band27 0.288 vs 0.406, uniform_k16 0.720 vs 1.088, sparse_rows 0.200 vs 0.223, short_k2 a
 // tie) and in f64 (poisson2d 0.412 vs 0.839, band27 0.425 vs 0.783). The stream kernel stays
