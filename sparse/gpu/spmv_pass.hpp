@@ -85,18 +85,22 @@ inline constexpr uint32_t kSpmvSmallItems = 1;
 // per loop step.
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
-// Lanes per row: the largest power of two <= ceil(ceil(mean row length) / 8), at most the
-// subgroup size: a row of mean length takes about two loop steps of 4 entries per lane (the
-// loads, then the gathers, of a step in flight together) and a subgroup holds many rows.
-// Measured on an H200 (docs/benchmarks.md, session 5, f32 / f64 ms): poisson2d (mean 5) L = 1
-// 0.237 / 0.385 against L = 2 0.346 / 0.413; uniform_k16 (16) L = 2 0.651 / 1.044 against L = 4
-// 0.702 / 1.055; band27 (27) L = 4 0.287 / 0.424 against L = 2 0.296 / 0.603; powerlaw's split
-// kernel (15.4) L = 2 0.948 / 1.245 against L = 4 0.980 / 1.283. (Session 4's rule, ceil(mean / 4),
-// had replaced one entry per lane: uniform_k16 0.720 against 1.082 ms.) SpmvOptions::row_lanes
-// overrides it.
+// Lanes per row: the largest power of two <= ceil(ceil(mean row length) / E), at most the
+// subgroup size, with E = 8 entries per lane (about two loop steps of 4 per mean-length row)
+// on matrices of at least kSpmvRowsManyRows rows, where throughput counts, and E = 4 (one
+// step) on smaller ones, where a row's chain of dependent steps is the latency. Measured on an
+// H200 (docs/benchmarks.md, session 5, f32 / f64 ms), 4-16 M rows: poisson2d (mean 5) L = 1
+// 0.237 / 0.385 against L = 2 0.346 / 0.413; uniform_k16 (16) L = 2 0.651 / 1.044 against
+// L = 4 0.702 / 1.055; band27 (27) L = 4 0.287 / 0.424 against L = 2 0.296 / 0.603; powerlaw's
+// split kernel (15.4) L = 2 0.948 / 1.245 against L = 4 0.980 / 1.283. The 21 small real
+// matrices (under 0.2 M rows) took up to 2x longer with E = 8 (Groebner_id2003_aug 0.0278
+// against 0.0133 ms, the others 0-30 %); the boundary between the two sets is not tuned.
+// SpmvOptions::row_lanes overrides it.
+inline constexpr uint64_t kSpmvRowsManyRows = uint64_t(1) << 20;
 constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
   const uint64_t mean_ceil = rows ? (nnz + rows - 1) / rows : 1;
-  const uint64_t want = (mean_ceil + 2 * kSpmvRowsUnroll - 1) / (2 * kSpmvRowsUnroll);
+  const uint64_t per_lane = rows >= kSpmvRowsManyRows ? 2 * kSpmvRowsUnroll : kSpmvRowsUnroll;
+  const uint64_t want = (mean_ceil + per_lane - 1) / per_lane;
   uint32_t lanes = 1;
   while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= want) lanes *= 2;
   return lanes;
@@ -111,8 +115,8 @@ inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
 // The automatic choice runs the row kernel on regular rows, f32 and f64. Measured on an H200
-// (2026-11-21, docs/sparse-gpu.md "Measurements"): with lanes from mean / 4 (now mean / 8,
-// faster still: spmv_row_lanes) it beat the stream
+// (2026-11-21, docs/sparse-gpu.md "Measurements"): with lanes from mean / 4 (now mean / 8 on
+// large matrices, faster still: spmv_row_lanes) it beat the stream
 // kernel on every regular matrix of the benchmark suite in f32 (poisson2d 0.346 vs 0.387 ms,
 // band27 0.288 vs 0.406, uniform_k16 0.720 vs 1.088, sparse_rows 0.200 vs 0.223, short_k2 a
 // tie) and in f64 (poisson2d 0.412 vs 0.839, band27 0.425 vs 0.783). The stream kernel stays

@@ -419,22 +419,33 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
   CHECK(chosen.at("one dense row") == SpmvKernel::split);
   CHECK(chosen.at("all rows empty 3000x40") == regular_kernel);
 
-  // Lane counts from the mean: about 8 entries per lane, a power of two <= ceil(mean / 8):
-  // a stencil (mean ~4.9) gets 1 lane, 16 per row 2 where the subgroup allows, 27 per row 4,
-  // 64 per row 8.
+  // Lane counts from the mean: a power of two <= ceil(mean / 4) under 2^20 rows (a stencil,
+  // mean ~4.9, gets 2 lanes where the subgroup allows, 27 per row 4, 64 per row 16), and
+  // <= ceil(mean / 8) from 2^20 rows on (the stencil 1 lane, 16 per row 2, 27 per row 4).
   SpmvRowStats st;
+  st.rows = 1u << 20;
+  st.nnz = uint64_t(st.rows) * 49 / 10;
+  st.max_row_length = 5;
+  CHECK(plan.analysis(st).row_lanes == 1u);
+  st.nnz = uint64_t(st.rows) * 16;
+  st.max_row_length = 16;
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(2, max_subgroup_lanes()));
+  st.nnz = uint64_t(st.rows) * 27;
+  st.max_row_length = 27;
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(4, max_subgroup_lanes()));
+  st.rows = (1u << 20) - 1;
+  st.nnz = uint64_t(st.rows) * 16;
+  st.max_row_length = 16;
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(4, max_subgroup_lanes()));
   st.rows = 1000;
   st.nnz = 4900;
   st.max_row_length = 5;
-  CHECK(plan.analysis(st).row_lanes == 1u);
-  st.nnz = 1000 * 16;
-  st.max_row_length = 16;
   CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(2, max_subgroup_lanes()));
   st.nnz = 1000 * 27;
   st.max_row_length = 27;
   CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(4, max_subgroup_lanes()));
   st.nnz = 1000 * 64;
-  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(8, max_subgroup_lanes()));
+  CHECK(plan.analysis(st).row_lanes == std::min<uint32_t>(16, max_subgroup_lanes()));
   st.nnz = 2000;
   CHECK(plan.analysis(st).row_lanes == 1u);
   // Regular but few, very long rows (a lane group would walk > 1024 steps): the split kernel

@@ -18,7 +18,8 @@
 // * row kernel (SpmvKernel::rows), the fast path for regular matrices: one dispatch, no
 //   temporary storage, no atomics, no barrier of its own. L consecutive lanes of a subgroup
 //   own one row (L a power of two up to the subgroup size, from the mean row length: the
-//   largest power of two <= ceil(ceil(nnz / rows) / 8), or SpmvOptions::row_lanes), stride
+//   largest power of two <= ceil(ceil(nnz / rows) / 8), / 4 under 2^20 rows, or
+//   SpmvOptions::row_lanes), stride
 //   over its nonzeros with coalesced loads (4 entries per lane per loop step, their loads
 //   issued before their x gathers) and combine their sums by a fixed shuffle tree (shared
 //   memory without subgroup operations: the same tree). A row of length n costs its lane
