@@ -32,14 +32,16 @@ shared uint s_trivial;
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
-  const uint first_tile = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * GROUP_TILES;  // 2-D grid
+  // 2-D grid: workgroup (x, y) counts the tiles from (x + y * width) * GROUP_TILES on.
+  const uint first_tile = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * GROUP_TILES;
   const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
   if (lid == 0u) s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   for (uint i = lid; i < GROUP_TILES * RADIX_DIGITS; i += WG_SIZE) s_hist[i] = 0u;
   barrier();
   if (s_trivial != 0u) return;
   KeyBuf keys = KeyBuf(pc.keys_addr);
-  for (uint j = 0u; j < GROUP_TILES && first_tile + j < pc.tiles && uint64_t(first_tile + j) * (WG_SIZE * ITEMS) < n; ++j) {
+  for (uint j = 0u; j < GROUP_TILES && first_tile + j < pc.tiles &&
+                   uint64_t(first_tile + j) * (WG_SIZE * ITEMS) < n; ++j) {
     // Every load of the tile in flight before the first atomic.
     const uint64_t base = uint64_t(first_tile + j) * (WG_SIZE * ITEMS) + lid;
     Key key[ITEMS];
@@ -47,14 +49,18 @@ void main() {
       const uint64_t i = base + k * WG_SIZE;
       key[k] = i < n ? keys.v[uint(i)] : Key(0);
     }
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
-      if (base + k * WG_SIZE < n)
-        atomicAdd(s_hist[j * RADIX_DIGITS + radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits)], 1u);
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      if (base + k * WG_SIZE < n) {
+        const uint d = radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits);
+        atomicAdd(s_hist[j * RADIX_DIGITS + d], 1u);
+      }
+    }
   }
   barrier();
   // Consecutive invocations write one digit's counts of consecutive tiles.
   for (uint i = lid; i < GROUP_TILES * RADIX_DIGITS; i += WG_SIZE) {
     const uint d = i / GROUP_TILES, j = i % GROUP_TILES;
-    if (first_tile + j < pc.tiles) U32Buf(pc.counts_addr).v[d * pc.tiles + first_tile + j] = s_hist[j * RADIX_DIGITS + d];
+    if (first_tile + j < pc.tiles)
+      U32Buf(pc.counts_addr).v[d * pc.tiles + first_tile + j] = s_hist[j * RADIX_DIGITS + d];
   }
 }

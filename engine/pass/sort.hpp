@@ -30,7 +30,8 @@ struct RadixOnesweepPush {
   uint64_t keys_in, keys_out, values_in, values_out, hist, varying, state, clear, count;
   uint32_t n, tiles, flags, shift, bits, pass, spin_limit, stall_period;
 };
-static_assert(offsetof(RadixOnesweepPush, n) == 72 && offsetof(RadixOnesweepPush, stall_period) == 100);
+static_assert(offsetof(RadixOnesweepPush, n) == 72 &&
+              offsetof(RadixOnesweepPush, stall_period) == 100);
 
 // The varying key bits (radix_histogram.comp): OR of the transformed keys and OR of their
 // complements, one or two words each; 16 bytes for either key width.

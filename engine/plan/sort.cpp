@@ -77,7 +77,8 @@ struct SortPlan {
   // tile. What is zeroed up front is contiguous: the varying bits (and for onesweep the
   // histogram before them and the first pass's state after them).
   struct Layout {
-    uint64_t hist = 0, varying = 0, counts = 0, scan = 0, state0 = 0, state1 = 0, keys = 0, values = 0, total = 0;
+    uint64_t hist = 0, varying = 0, counts = 0, scan = 0, state0 = 0, state1 = 0, keys = 0,
+             values = 0, total = 0;
   };
   uint64_t state_bytes(uint64_t n) const { return align16((kRadixOnesweepHeaderWords + counts_words(n)) * 4); }
   Layout layout(uint64_t n) const {
@@ -175,7 +176,8 @@ struct SortPlan {
       return {};
     }
     const bool onesweep = algorithm(n) == SortAlgorithm::onesweep;
-    const uint64_t hist_addr = onesweep ? temp->address + l.hist : 0, varying_addr = temp->address + l.varying;
+    const uint64_t hist_addr = onesweep ? temp->address + l.hist : 0;
+    const uint64_t varying_addr = temp->address + l.varying;
     const uint64_t counts = temp->address + l.counts;
     // The varying bits; onesweep: the histogram before them and the first pass's state after.
     const uint64_t zero_from = onesweep ? l.hist : l.varying;
@@ -187,7 +189,8 @@ struct SortPlan {
     const Pipeline& upfront = onesweep ? histogram : varying;
     RadixHistogramPush hp{keys_in.address, hist_addr, varying_addr, count_addr,
                           uint32_t(n), key_flags, begin_bit, end_bit, passes};
-    const uint32_t hgroups = std::min(grid_groups(*ctx, n, upfront.tile_items()), tuning::kRadixHistogramGroups);
+    const uint32_t hgroups =
+        std::min(grid_groups(*ctx, n, upfront.tile_items()), tuning::kRadixHistogramGroups);
     upfront.dispatch(cmd, &hp, hgroups);
     compute_to_compute_barrier(*ctx, cmd);
 
@@ -292,7 +295,9 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // it (tuning::kRadixTiles), else without.
   for (bool sg : {sg_ops, false}) {
     for (detail::tuning::RadixTile t : detail::tuning::kRadixTiles) {
-      if (!plan->items && (!sg || (caps.max_subgroup_size <= t.workgroup && t.workgroup % caps.max_subgroup_size == 0)) &&
+      const bool subgroups_tile = caps.max_subgroup_size <= t.workgroup &&
+                                  t.workgroup % caps.max_subgroup_size == 0;
+      if (!plan->items && (!sg || subgroups_tile) &&
           shared_bytes(t.workgroup, t.items, sg) <= caps.max_shared_memory) {
         plan->wg = t.workgroup;
         plan->items = t.items;

@@ -48,9 +48,9 @@ inline constexpr uint32_t kSpinLimit = 256;
 // keys, docs/benchmarks.md session 5: against 256 x 16, u32 keys 10.72 -> 9.95 ms, pairs 13.05
 // -> 11.99, u64 keys (2^27) 11.18 -> 10.49; 64 registers instead of 99-123, so 4 workgroups per
 // SM instead of 2). Where the subgroup ranking's shared memory does not fit (64 subgroups of 8
-// lanes need 32 KiB of counters: lavapipe), 256 x 16, then 512 x 4 (RadixSort::create). The upfront pass
-// (radix_histogram.comp: the varying key bits, and onesweep's histogram) visits tiles of
-// kRadixHistogramWorkgroup x kRadixHistogramItems grid-stride with at most
+// lanes need 32 KiB of counters: lavapipe), 256 x 16, then 512 x 4 (RadixSort::create). The
+// upfront pass (radix_histogram.comp: the varying key bits, and onesweep's histogram) visits
+// tiles of kRadixHistogramWorkgroup x kRadixHistogramItems grid-stride with at most
 // kRadixHistogramGroups workgroups.
 // Downsweep ranking (shaders/radix_downsweep.comp):
 //   _sg: match-based multisplit (Onesweep): subgroup-striped loads, eight ballots per key,
@@ -82,7 +82,8 @@ constexpr uint32_t radix_rank_words(uint32_t wg, uint32_t items, uint32_t min_su
   const uint32_t counters = wg / min_subgroup * 128;
   return counters > wg * items ? counters : wg * items;
 }
-constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup, uint32_t min_subgroup) {
+constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
+                                                uint32_t min_subgroup) {
   const uint64_t tile = uint64_t(wg) * items;
   const uint64_t scan = uint64_t(wg) * 8;  // counts_scan.glsl: one uvec2 per invocation
   const uint64_t words = subgroup ? radix_rank_words(wg, items, min_subgroup) : 0;
@@ -95,7 +96,8 @@ constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, boo
 // per digit in the look-back). A pass's state words hold 30-bit counts: onesweep sorts at most
 // kRadixOnesweepMaxKeys keys; the plan takes reduce-then-scan beyond.
 inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
-constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup, uint32_t min_subgroup) {
+constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
+                                               uint32_t min_subgroup) {
   return radix_downsweep_shared_bytes(wg, items, subgroup, min_subgroup) + 3 * 256 * 4 + 16;
 }
 // Look-back: reads of one predecessor's word that is not ready before the workgroup counts that

@@ -17,8 +17,9 @@
 // - reduce_then_scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
 //   per pass, per-tile digit counts (keys read; a few tiles per workgroup), one exclusive scan
 //   of them (vkprim::Scan), then a stable rank within the tile and a scatter (keys read again,
-//   one tile per workgroup). No inter-workgroup waiting. Traffic per pass: keys read twice and written once (+ values read
-//   and written once), + the counts (256 u32 per tile) written, scanned and read.
+//   one tile per workgroup). No inter-workgroup waiting. Traffic per pass: keys read twice and
+//   written once (+ values read and written once), + the counts (256 u32 per tile) written,
+//   scanned and read.
 // - onesweep (Adinets & Merrill 2022, "Onesweep: A Faster Least Significant Digit Radix Sort for
 //   GPUs"): per pass ONE dispatch: each tile reads its keys once, ranks them, publishes its 256
 //   digit counts, obtains each digit's global offset by decoupled look-back over its

@@ -383,7 +383,8 @@ TEST_CASE("select: every tail length across a tile, and tiles that stall force t
       std::vector<uint64_t> sizes;
       if (c.stall_period == 0) {
         // Dense at both ends (the step lands on kTile - 40), every 97th length between.
-        for (uint64_t t = 1; t <= kTile; t += (t < 40 || t >= kTile - 40) ? 1 : std::min<uint64_t>(97, kTile - 40 - t))
+        for (uint64_t t = 1; t <= kTile;
+             t += (t < 40 || t >= kTile - 40) ? 1 : std::min<uint64_t>(97, kTile - 40 - t))
           sizes.push_back(kTile + t);
       } else {
         sizes = {2 * kTile, 7 * kTile + 5, 40 * kTile + 1};

@@ -18,7 +18,8 @@ using namespace vkprim;
 
 namespace {
 
-constexpr uint64_t kTile = 4096;  // tuning::kRadixTiles: 512 x 8 (lavapipe, 32 KiB of shared memory: 256 x 16)
+// tuning::kRadixTiles: 512 x 8 (lavapipe, 32 KiB of shared memory: 256 x 16).
+constexpr uint64_t kTile = 4096;
 
 // CPU twin of common/radix.glsl: the unsigned key whose order is the documented key order.
 template <class K>
