@@ -6,11 +6,12 @@
 //
 // One tile of WG_SIZE x ITEMS elements per workgroup; ranks stay stable (tile order).
 //   SUBGROUP: subgroup-striped, as the single-pass scan (common/subgroup_striped.glsl; element
-//     by element for a partial or unaligned tile). Per row of vectors, a subgroup exclusive sum
-//     of the lanes' counts ranks them; the subgroup totals are summed across the workgroup. A
-//     lane's selected elements of one vector go to consecutive outputs, the lanes of a row one
-//     after another. (Staging them in shared memory to write them out by consecutive
-//     invocations measured slower on an H200: 1.64 ms against 0.98 at 2^28 u32.)
+//     by element for a partial or unaligned tile). A lane keeps one selection bit per item; the
+//     subgroup totals are summed across the workgroup, and after the look-back a subgroup
+//     exclusive sum per row of vectors ranks the lanes' counts. A lane's selected elements of
+//     one vector go to consecutive outputs, the lanes of a row one after another. (Staging them
+//     in shared memory to write them out by consecutive invocations measured slower on an
+//     H200: 1.64 ms against 0.98 at 2^28 u32 with 16 items; 1.62 again in session 6.)
 //   otherwise (no subgroup operations): read striped (element e of the tile is item e / WG_SIZE
 //     of invocation e % WG_SIZE); each selected element sets its bit in a tile bitmask in shared
 //     memory; invocation i counts the bits of the blocked run [i * ITEMS, (i + 1) * ITEMS); one
@@ -116,7 +117,6 @@ void main() {
   // the input is needed anyway).
   TBuf src = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
   T x[ITEMS];
-  bool sel[ITEMS];
 #if defined(SUBGROUP)
   if (first + TILE <= uint64_t(g_n) && (pc.opts & 8u) != 0u) {
     U32x4Buf vin = U32x4Buf(pc.in_addr + first * T_SIZE);
@@ -131,25 +131,23 @@ void main() {
         x[j * T_PER_VEC4 + e] = i < g_n ? src.v[uint(i)] : T(0);
       }
   }
-  uint lane_before[VPI];  // this subgroup's selected elements before this lane's vector j
-  uint subgroup_count = 0u;
-  [[unroll]] for (uint j = 0u; j < VPI; ++j) {
-    uint c = 0u;
-    [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e) {
-      const uint64_t i = first + sg_element(j, e);
-      const uint k = j * T_PER_VEC4 + e;
-      sel[k] = i < g_n && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
-      c += sel[k] ? 1u : 0u;
-    }
-    lane_before[j] = subgroup_count + subgroupExclusiveAdd(c);
-    subgroup_count += subgroupAdd(c);
+  // Bit k of `selected`: item k is selected (ITEMS <= 32: plan-checked). A selection bit per
+  // item instead of a bool, and the ranks of a lane's vectors summed again after the look-back
+  // instead of kept across it, take 48 registers at 32 items on an H200 where the bools took 80.
+  uint selected = 0u;
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint64_t i = first + sg_element(k / T_PER_VEC4, k % T_PER_VEC4);
+    if (i < g_n && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b))
+      selected |= 1u << k;
   }
+  const uint subgroup_count = subgroupAdd(bitCount(selected));
   // Lane 0 of each subgroup contributes its subgroup's count: its exclusive sum is the count of
   // the subgroups before.
   uvec2 tile_total;
   const uint subgroup_before = subgroupBroadcastFirst(
       counts_exclusive_scan(uvec2(gl_SubgroupInvocationID == 0u ? subgroup_count : 0u, 0u), tile_total).x);
 #else
+  bool sel[ITEMS];
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint64_t i = first + k * WG_SIZE + lid;
     x[k] = i < g_n ? src.v[uint(i)] : T(0);
@@ -181,10 +179,13 @@ void main() {
   barrier();
 
 #if defined(SUBGROUP)
+  uint row_base = prefix + subgroup_before;  // this subgroup's selected elements before row j
   [[unroll]] for (uint j = 0u; j < VPI; ++j) {
-    uint at = prefix + subgroup_before + lane_before[j];
+    const uint bits = bitfieldExtract(selected, int(j * T_PER_VEC4), int(T_PER_VEC4));
+    uint at = row_base + subgroupExclusiveAdd(bitCount(bits));
+    row_base += subgroupAdd(bitCount(bits));
     [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e)
-      if (sel[j * T_PER_VEC4 + e]) dst.v[at++] = x[j * T_PER_VEC4 + e];
+      if ((bits & (1u << e)) != 0u) dst.v[at++] = x[j * T_PER_VEC4 + e];
   }
 #else
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {

@@ -31,7 +31,7 @@ struct SelectPlan {
   ValueType type = ValueType::u32, value_type = ValueType::u32;
   uint32_t esz = 4, vsz = 0;
   bool count_u64 = false;
-  uint32_t wg = tuning::kSelectWorkgroup, items = tuning::kSelectItems;
+  uint32_t wg = tuning::kSelectWorkgroup, items = 0;  // tuning::select_items(esz)
   uint32_t spin_limit = tuning::kSpinLimit, stall_period = 0;
   Pipeline upsweep, scatter, single, total;
   std::optional<Fill> fill;  // zeroes the single pass's tile state
@@ -219,6 +219,7 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
   plan->what = what;
   plan->type = type;
   plan->esz = uint32_t(size_of(type));
+  plan->items = tuning::select_items(plan->esz);
   plan->count_u64 = o.count_u64;
   if (compaction) {
     if (type == ValueType::f64 && !caps.shader_float64)
@@ -233,8 +234,9 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
                             kSelectScatterPushBytes, plan->wg, plan->items, sg);
     if (!sc) return sc.error();
     plan->scatter = std::move(*sc);
-    static_assert(tuning::kSelectItems % 32 == 0 || 32 % tuning::kSelectItems == 0,
-                  "select_tiles counts runs of ITEMS bits within or across whole bitmask words");
+    static_assert(32 % tuning::select_items(4) == 0 && 32 % tuning::select_items(8) == 0,
+                  "select_tiles packs a lane's selection bits into one word, and counts runs of ITEMS "
+                  "bits within whole bitmask words");
     auto single = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_") + to_string(type) + (sg ? "_sg" : "_wg"),
                                            kSelectTilesPushBytes, plan->wg, plan->items, sg);
     if (!single) return single.error();
