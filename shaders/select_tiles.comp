@@ -134,10 +134,13 @@ void main() {
   // Bit k of `selected`: item k is selected (ITEMS <= 32: plan-checked). A selection bit per
   // item instead of a bool, and the ranks of a lane's vectors summed again after the look-back
   // instead of kept across it, take 48 registers at 32 items on an H200 where the bools took 80.
+  // Items are bounded by their 32-bit position in the tile, not by a 64-bit element index
+  // (0.683 -> 0.653 ms on an H200).
   uint selected = 0u;
+  const uint valid = uint(min(uint64_t(g_n) - first, uint64_t(TILE)));
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint64_t i = first + sg_element(k / T_PER_VEC4, k % T_PER_VEC4);
-    if (i < g_n && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b))
+    const uint e = sg_element(k / T_PER_VEC4, k % T_PER_VEC4);
+    if (e < valid && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(first) + e, pc.mode, pc.op, pc.a, pc.b))
       selected |= 1u << k;
   }
   const uint subgroup_count = subgroupAdd(bitCount(selected));
