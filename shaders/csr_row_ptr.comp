@@ -1,25 +1,23 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// CSR build, pass 6: row pointer from the sorted row of each entry: row_ptr[r] = the number of
-// entries in rows < r (a lower-bound binary search per row: balanced whatever the row lengths,
-// no atomics). The entry count comes from the device word the compaction wrote.
+// CSR build, pass 6: the long runs of rows that start at the same entry (empty rows; listed by
+// csr_compact.comp, which writes the short ones itself): each listed run (first row, end row,
+// value) gets one workgroup at a time, its invocations writing row_ptr[r] = value for
+// r in [first, end), ITEMS rows each per step.
 #include "vkprim.glsl"
-#include "csr_build.glsl"
 #include "csr.glsl"
 
 layout(push_constant) uniform Push {
-  uint64_t row_of_addr, nnz_addr, row_ptr_addr;
-  uint rows;
+  uint64_t gaps_addr;  // u32 count, 3 more words, then uvec4 (first row, end row, value, 0)
+  uint64_t row_ptr_addr;
 } pc;
 
 void main() {
-  const uint nnz = U32Buf(pc.nnz_addr).v[0];
-  FOR_EACH_ITEM(r, pc.rows + 1u) {
-    uint lo = 0u, hi = nnz;
-    while (lo < hi) {
-      const uint mid = lo + (hi - lo) / 2u;
-      if (u32_at(pc.row_of_addr, mid) < r) lo = mid + 1u; else hi = mid;
-    }
-    row_ptr_store(pc.row_ptr_addr, r, lo);
+  const uint count = U32Buf(pc.gaps_addr).v[0];
+  for (uint g = gl_WorkGroupID.x; g < count; g += gl_NumWorkGroups.x) {
+    const uvec4 gap = U32x4Buf(pc.gaps_addr + 16ul).v[g];
+    for (uint r = gap.x + gl_LocalInvocationID.x; r < gap.y; r += WG_SIZE * ITEMS)
+      [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
+        if (r + k * WG_SIZE < gap.y) row_ptr_store(pc.row_ptr_addr, r + k * WG_SIZE, gap.z);
   }
 }

@@ -37,22 +37,26 @@ struct RunsPush {
   uint32_t n;
 };
 struct CompactPush {
-  uint64_t keys, ends, pos, vals, col_out, val_out, row_of, nnz;
-  uint32_t n, col_bits;
+  uint64_t keys, ends, pos, vals, col_out, val_out, row_ptr, gaps, nnz;
+  uint32_t n, col_bits, rows, row_ptr_64;
 };
 struct RowPtrPush {
-  uint64_t row_of, nnz, row_ptr;
-  uint32_t rows;
+  uint64_t gaps, row_ptr;
 };
 struct ExpandPush {
   uint64_t row_ptr, row_of;
   uint32_t nnz, rows;
 };
 constexpr uint32_t kWg = 256, kItems = 4;
+// The compaction writes a run of at most this many row pointers that start at one entry itself
+// (csr_compact.comp's ROW_GAP_SERIAL); a longer run goes to a list that csr_row_ptr.comp
+// spreads over workgroups (at most this many).
+constexpr uint64_t kRowGapSerial = 64, kRowGapGroups = 1024;
 }  // namespace
 
 struct CsrBuildLayout {
-  uint64_t keys_in = 0, keys = 0, vals = 0, ends = 0, pos = 0, row_of = 0, work = 0, total = 0;
+  uint64_t keys_in = 0, keys = 0, vals = 0, ends = 0, pos = 0, gaps = 0, gap_capacity = 0, work = 0,
+           total = 0;
 };
 
 struct CsrBuildPlan {
@@ -84,7 +88,9 @@ struct CsrBuildPlan {
     L.vals = take(n * esz);
     L.ends = take(n * 4);
     L.pos = take(n * 4);
-    L.row_of = take(n * 4);
+    // Runs of more than kRowGapSerial rows are disjoint ranges of the rows + 1 row pointers.
+    L.gap_capacity = (rows + 1) / (kRowGapSerial + 1) + 1;
+    L.gaps = take(16 + 16 * L.gap_capacity);
     const uint64_t work = std::max((k64 ? sort64 : sort32)->temp_bytes(n), scan->temp_bytes(n));
     L.work = take(work);
     L.total = at;
@@ -144,6 +150,7 @@ struct CsrBuildPlan {
 
     compute_to_compute_barrier(c, cmd);
     VKPRIM_TRY(fill->record(cmd, counts.sub(0, 8), uint32_t(0)));
+    VKPRIM_TRY(fill->record(cmd, sub(L.gaps, 16), uint32_t(0)));
     if (n == 0) {
       VKPRIM_TRY(fill->record(cmd, out.row_ptr.sub(0, (out.rows + 1) * (out.row_ptr_64 ? 8 : 4)),
                               uint32_t(0)));
@@ -166,13 +173,14 @@ struct CsrBuildPlan {
     VKPRIM_TRY(scan->exclusive(cmd, sub(L.ends, n * 4), sub(L.pos, n * 4), n,
                                sub(L.work, L.total - L.work)));
     compute_to_compute_barrier(c, cmd);
-    CompactPush cp{
-        base + L.keys,      base + L.ends,   base + L.pos,   base + L.vals, out.col_idx.address,
-        out.values.address, base + L.row_of, counts.address, uint32_t(n),   cb};
+    CompactPush cp{base + L.keys,       base + L.ends, base + L.pos,   base + L.vals,
+                   out.col_idx.address, out.values.address,
+                   out.row_ptr.address, base + L.gaps, counts.address, uint32_t(n),
+                   cb,                  uint32_t(out.rows), out.row_ptr_64 ? 1u : 0u};
     compact[k64].dispatch(cmd, &cp, grid_groups(c, n, compact[k64].tile_items()));
     compute_to_compute_barrier(c, cmd);
-    RowPtrPush pp{base + L.row_of, counts.address, out.row_ptr.address, uint32_t(out.rows)};
-    row_ptr[rw].dispatch(cmd, &pp, grid_groups(c, out.rows + 1, row_ptr[rw].tile_items()));
+    RowPtrPush pp{base + L.gaps, out.row_ptr.address};
+    row_ptr[rw].dispatch(cmd, &pp, uint32_t(std::min(L.gap_capacity, kRowGapGroups)));
     return {};
   }
 
@@ -242,7 +250,7 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
     } list[] = {{&plan->keys[w], "csr_keys" + k, uint32_t(sizeof(detail::KeysPush))},
                 {&plan->runs[w], "csr_runs" + k, uint32_t(sizeof(detail::RunsPush))},
                 {&plan->compact[w], "csr_compact_" + t + k, uint32_t(sizeof(detail::CompactPush))},
-                {&plan->row_ptr[w], "csr_row_ptr" + r, 28},
+                {&plan->row_ptr[w], "csr_row_ptr" + r, uint32_t(sizeof(detail::RowPtrPush))},
                 {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
     for (auto& e : list) {
       auto p = detail::Pipeline::create_variant(ctx, e.name, e.bytes, detail::kWg, detail::kItems);

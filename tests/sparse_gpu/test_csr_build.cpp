@@ -203,3 +203,30 @@ TEST_CASE("GPU CSR build refuses triplets outside the shape", "[csr_build][error
   const auto got = rt.download<uint32_t>(counts.view(), 2).value();
   CHECK(got[1] == 1u);
 }
+
+TEST_CASE("GPU CSR build: runs of empty rows on either side of what the compaction writes itself",
+          "[csr_build][rowptr]") {
+  // The compaction writes a run of at most 64 row pointers that start at one entry itself and
+  // lists longer runs for the row-pointer pass (sparse/gpu/csr_build.cpp, kRowGapSerial): empty
+  // runs of 63, 64, 65 and 1000 rows between entries, 64 and 65 before the first entry, 65 after
+  // the last, and more than 1024 long runs (the pass's workgroups take several each).
+  for (int64_t lead : {63, 64, 65}) {
+    CooMatrix m = test::empty_matrix(lead + 4000 + 65, 70);
+    int64_t r = lead;
+    uint64_t k = 0;
+    for (int64_t gap : {0, 63, 64, 65, 1000, 1, 0}) {
+      r += gap;
+      test::add_entry(m, r, int64_t(k % 70), test::value_at(k, 70));
+      test::add_entry(m, r, int64_t(k % 70), test::value_at(k + 1, 70));  // a duplicate
+      k += 2;
+      ++r;
+    }
+    test::add_entry(m, m.rows - 66, 3, 1.5);  // the last entry: 65 empty rows after it
+    check_build<float>(m, "lead " + std::to_string(lead));
+    check_build<float>(m, "lead " + std::to_string(lead) + " r64", true);
+  }
+  CooMatrix many = test::empty_matrix(2000 * 70 + 1, 5);
+  for (int64_t i = 0; i < 2000; ++i) test::add_entry(many, i * 70, i % 5, test::value_at(uint64_t(i), 71));
+  check_build<float>(many, "2000 runs of 69 empty rows");
+  check_build<float>(many, "2000 runs of 69 empty rows r64", true);
+}

@@ -4,8 +4,9 @@
 //      the values riding along as the payload (duplicates stay in input order);
 //   3. run ends of equal keys; exclusive scan of the end flags -> each run's output position;
 //   4. compaction: each run's last element sums the run's values serially from its first
-//      element, in input order, and writes (column, sum) at its position;
-//   5. row pointer by a lower-bound search of each row in the sorted rows (no atomics).
+//      element, in input order, writes (column, sum) at its position, and the row pointers of
+//      the rows that start there (up to 64; a longer run of empty rows is listed);
+//   5. the listed runs of empty rows, a workgroup each (no atomics on the row pointer).
 // Result = Eigen's setFromTriplets bit for bit: any input order, duplicates summed left to right
 // in input order (the same float operations as Eigen), explicit zeros kept, columns sorted
 // within each row; identical from run to run. A run of d duplicates is summed by one invocation
