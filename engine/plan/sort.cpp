@@ -6,7 +6,7 @@
 //     fill(varying, 0) -> radix_varying (the varying bits only: it needs no digit counts)
 //     per digit pass p: radix_upsweep (per-tile digit counts, digit-major; a few tiles per
 //                       workgroup)
-//                       -> Scan::exclusive of the counts, in place
+//                       -> Scan::exclusive of the counts into the digit offsets
 //                       -> radix_downsweep (stable rank within the tile + scatter; or a copy)
 //   onesweep:
 //     fill(hist, varying, pass counters, state region 0; 0)
@@ -71,14 +71,15 @@ struct SortPlan {
   uint64_t counts_words(uint64_t n) const { return 256 * tiles(n); }
   SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n, key_bytes); }
 
-  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts] [scan temp] [keys]
-  // [values]; onesweep: [histogram: 8 passes x 256 u32] [varying bits] [state 0] [state 1]
+  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts] [their exclusive
+  // scan] [scan temp] [keys] [values] (the scan out of place: the single pass where the device
+  // takes it; in place it would be reduce-then-scan's three dispatches); onesweep: [histogram: 8 passes x 256 u32] [varying bits] [state 0] [state 1]
   // [keys] [values], state regions of a 4-word header (the tile counter) and 256 words per
   // tile. What is zeroed up front is contiguous: the varying bits (and for onesweep the
   // histogram before them and the first pass's state after them).
   struct Layout {
-    uint64_t hist = 0, varying = 0, counts = 0, scan = 0, state0 = 0, state1 = 0, keys = 0,
-             values = 0, total = 0;
+    uint64_t hist = 0, varying = 0, counts = 0, offsets = 0, scan = 0, state0 = 0, state1 = 0,
+             keys = 0, values = 0, total = 0;
   };
   uint64_t state_bytes(uint64_t n) const { return align16((kRadixOnesweepHeaderWords + counts_words(n)) * 4); }
   Layout layout(uint64_t n) const {
@@ -90,7 +91,8 @@ struct SortPlan {
       l.keys = l.state1 + state_bytes(n);
     } else {
       l.counts = kRadixVaryingBytes;
-      l.scan = l.counts + align16(counts_words(n) * 4);
+      l.offsets = l.counts + align16(counts_words(n) * 4);
+      l.scan = l.offsets + align16(counts_words(n) * 4);
       l.keys = l.scan + align16(scan->temp_bytes(counts_words(n)));
     }
     l.values = l.keys + align16(n * key_bytes);
@@ -225,6 +227,7 @@ struct SortPlan {
 
     const auto [ux, uy] = grid((nt + tuning::kRadixUpsweepTiles - 1) / tuning::kRadixUpsweepTiles);
     const BufferView counts_view = temp->sub(l.counts, counts_words(n) * 4);
+    const BufferView offsets_view = temp->sub(l.offsets, counts_words(n) * 4);
     const BufferView scan_temp = temp->sub(l.scan, l.keys - l.scan);
     uint64_t src_k = keys_in.address, src_v = vin;
     for (uint32_t p = 0; p < passes; ++p) {
@@ -233,10 +236,11 @@ struct SortPlan {
       pass_target(p, dst_k, dst_v, shift, bits);
       RadixUpsweepPush up{src_k, varying_addr, counts, count_addr, uint32_t(n), nt, key_flags, shift, bits};
       upsweep.dispatch(cmd, &up, ux, uy);
-      VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, counts_words(n), scan_temp));
+      VKPRIM_TRY(scan->exclusive(cmd, counts_view, offsets_view, counts_words(n), scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
-      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, counts, count_addr,
-                            uint32_t(n), nt, key_flags, shift, bits, 0};
+      RadixDownsweepPush dp{src_k,        dst_k,       src_v, dst_v, varying_addr,
+                            offsets_view.address, count_addr, uint32_t(n), nt, key_flags,
+                            shift,        bits,        0};
       down.dispatch(cmd, &dp, gx, gy);
       if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
       src_k = dst_k;
