@@ -15,13 +15,11 @@
 
 layout(push_constant) uniform Push {
   uint64_t keys_addr, ends_addr, pos_addr, vals_addr, col_out_addr, val_out_addr, row_ptr_addr;
-  uint64_t gaps_addr;  // u32 count (zeroed), 3 more words, then uvec4 (first row, end row, value, 0)
+  uint64_t gaps_addr;  // u32 count (zeroed), 3 words, then uvec4 (first row, end row, value, 0)
   uint64_t nnz_addr;
   uint n, col_bits, rows;
   uint row_ptr_64;     // nonzero: u64 row pointer entries
 } pc;
-
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
 
 #define ROW_GAP_SERIAL 64u  // must match sparse/gpu/csr_build.cpp (kRowGapSerial)
 

@@ -4,8 +4,6 @@
 // first). Offsets at or past `len` are ignored: never an out-of-bounds write.
 #include "vkprim.glsl"
 
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer U64Buf { uint64_t v[]; };
-
 layout(push_constant) uniform Push {
   uint64_t offsets_addr;  // n offsets, u32 or u64 (flags bit 0)
   uint64_t heads_addr;    // len u32 flags

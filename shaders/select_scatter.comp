@@ -30,8 +30,6 @@ layout(push_constant) uniform Push {
   uint opts;              // bit 0: partition; bit 1: count_out is a u64; bit 2: 8-byte values
 } pc;
 
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
-
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;

@@ -45,8 +45,6 @@ layout(push_constant) uniform Push {
 #extension GL_KHR_shader_subgroup_ballot : require
 #endif
 
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
-
 #define TILE (WG_SIZE * ITEMS)
 uint g_n;
 
@@ -140,7 +138,8 @@ void main() {
   const uint valid = uint(min(uint64_t(g_n) - first, uint64_t(TILE)));
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint e = sg_element(k / T_PER_VEC4, k % T_PER_VEC4);
-    if (e < valid && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(first) + e, pc.mode, pc.op, pc.a, pc.b))
+    if (e < valid && select_test_value(x[k], pc.in_addr, pc.flags_addr, uint(first) + e, pc.mode,
+                                       pc.op, pc.a, pc.b))
       selected |= 1u << k;
   }
   const uint subgroup_count = subgroupAdd(bitCount(selected));

@@ -16,8 +16,6 @@ layout(push_constant) uniform Push {
   uint total_u64;
 } pc;
 
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
-
 void main() {
   if (gl_LocalInvocationID.x != 0u) return;
   const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;

@@ -235,8 +235,8 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
     if (!sc) return sc.error();
     plan->scatter = std::move(*sc);
     static_assert(32 % tuning::select_items(4) == 0 && 32 % tuning::select_items(8) == 0,
-                  "select_tiles packs a lane's selection bits into one word, and counts runs of ITEMS "
-                  "bits within whole bitmask words");
+                  "select_tiles packs a lane's selection bits into one word, and counts runs "
+                  "of ITEMS bits within whole bitmask words");
     auto single = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_") + to_string(type) + (sg ? "_sg" : "_wg"),
                                            kSelectTilesPushBytes, plan->wg, plan->items, sg);
     if (!single) return single.error();

@@ -73,7 +73,8 @@ struct SortPlan {
 
   // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts] [their exclusive
   // scan] [scan temp] [keys] [values] (the scan out of place: the single pass where the device
-  // takes it; in place it would be reduce-then-scan's three dispatches); onesweep: [histogram: 8 passes x 256 u32] [varying bits] [state 0] [state 1]
+  // takes it; in place it would be reduce-then-scan's three dispatches); onesweep: [histogram:
+  // 8 passes x 256 u32] [varying bits] [state 0] [state 1]
   // [keys] [values], state regions of a 4-word header (the tile counter) and 256 words per
   // tile. What is zeroed up front is contiguous: the varying bits (and for onesweep the
   // histogram before them and the first pass's state after them).
@@ -238,9 +239,8 @@ struct SortPlan {
       upsweep.dispatch(cmd, &up, ux, uy);
       VKPRIM_TRY(scan->exclusive(cmd, counts_view, offsets_view, counts_words(n), scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
-      RadixDownsweepPush dp{src_k,        dst_k,       src_v, dst_v, varying_addr,
-                            offsets_view.address, count_addr, uint32_t(n), nt, key_flags,
-                            shift,        bits,        0};
+      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, offsets_view.address,
+                            count_addr, uint32_t(n), nt, key_flags, shift, bits, 0};
       down.dispatch(cmd, &dp, gx, gy);
       if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
       src_k = dst_k;

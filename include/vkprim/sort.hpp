@@ -46,9 +46,10 @@
 // Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
 // n * (key + value bytes), plus reduce-then-scan: twice n / 16 * 4 bytes (digit counts, 256
-// u32 per tile of 4096 keys, and their exclusive scan) and the scan's temporary storage; onesweep: 8 KiB (the histogram) and two
-// look-back state regions of n / 16 * 4 bytes each (passes alternate between them; each pass
-// zeroes the next pass's region as it goes, so only the first is filled up front).
+// u32 per tile of 4096 keys, and their exclusive scan) and the scan's temporary storage;
+// onesweep: 8 KiB (the histogram) and two look-back state regions of n / 16 * 4 bytes each
+// (passes alternate between them; each pass zeroes the next pass's region as it goes, so only
+// the first is filled up front).
 // Synchronization owed by the caller: as for elementwise.hpp. Inputs are not modified.
 #pragma once
 

@@ -28,6 +28,7 @@ layout(constant_id = 1) const uint ITEMS = 1;
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U32x2Buf { uvec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Buf { uvec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
 
 // UNIFORM(x): a value every invocation of the workgroup holds (read from shared memory after a
 // barrier), made visibly subgroup-uniform in subgroup builds so that compilers keep subgroups

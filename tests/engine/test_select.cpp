@@ -15,7 +15,8 @@ using namespace vkprim;
 
 namespace {
 
-constexpr uint64_t kTile = 256 * 32;  // tuning::select_items: compaction tile of 4-byte elements (8-byte: half)
+// tuning::select_items: the compaction tile of 4-byte elements (8-byte elements: half as many).
+constexpr uint64_t kTile = 256 * 32;
 
 template <class T>
 bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }

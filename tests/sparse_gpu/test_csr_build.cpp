@@ -226,7 +226,8 @@ TEST_CASE("GPU CSR build: runs of empty rows on either side of what the compacti
     check_build<float>(m, "lead " + std::to_string(lead) + " r64", true);
   }
   CooMatrix many = test::empty_matrix(2000 * 70 + 1, 5);
-  for (int64_t i = 0; i < 2000; ++i) test::add_entry(many, i * 70, i % 5, test::value_at(uint64_t(i), 71));
+  for (int64_t i = 0; i < 2000; ++i)
+    test::add_entry(many, i * 70, i % 5, test::value_at(uint64_t(i), 71));
   check_build<float>(many, "2000 runs of 69 empty rows");
   check_build<float>(many, "2000 runs of 69 empty rows r64", true);
 }
