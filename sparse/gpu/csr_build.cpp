@@ -119,6 +119,8 @@ struct CsrBuildPlan {
     if (out.value_type != type) return bad("the output's value type differs from the builder's");
     if (out.rows >= (uint64_t(1) << 32) || out.cols >= (uint64_t(1) << 32))
       return bad("rows and cols must be < 2^32");
+    if (out.rows == (uint64_t(1) << 32) - 1)  // the passes index the rows + 1 row pointers in 32 bits
+      return make_error(Errc::limit_exceeded, "CsrBuilder: at most 2^32 - 2 rows");
     if (n >= (uint64_t(1) << 31))
       return make_error(Errc::limit_exceeded, "CsrBuilder: at most 2^31 - 1 triplets per build");
     const uint64_t rp = out.row_ptr_64 ? 8 : 4;

@@ -202,6 +202,15 @@ TEST_CASE("GPU CSR build refuses triplets outside the shape", "[csr_build][error
     }).value();
   const auto got = rt.download<uint32_t>(counts.view(), 2).value();
   CHECK(got[1] == 1u);
+  // 2^32 - 1 rows would need 2^32 row pointers, past the passes' 32-bit indices: refused
+  // before anything is recorded (the views are never read).
+  CsrView huge = out.view();
+  huge.rows = (uint64_t(1) << 32) - 1;
+  auto refused = rt.submit([&](VkCommandBuffer cmd) {
+    return builder.record(cmd, r, c, v, 1, huge, counts);
+  });
+  REQUIRE(!refused);
+  CHECK(refused.error().code == Errc::limit_exceeded);
 }
 
 TEST_CASE("GPU CSR build: runs of empty rows on either side of what the compaction writes itself",

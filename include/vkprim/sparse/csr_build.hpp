@@ -12,7 +12,8 @@
 // within each row; identical from run to run. A run of d duplicates is summed by one invocation
 // in O(d) steps.
 //
-// Limits: fewer than 2^31 triplets per build (the passes index in 32 bits); rows, cols < 2^32.
+// Limits: fewer than 2^31 triplets per build (the passes index in 32 bits); rows < 2^32 - 1
+// (rows + 1 row pointers), cols < 2^32.
 // Temporary storage and synchronization as for spmv.hpp (temp_bytes/reserve; the caller owes
 // the barriers before and after). State overwritten: compute pipeline, push constants.
 #pragma once
