@@ -4,8 +4,8 @@
 // Algorithm. Select and unique: one pass over tiles with the single-pass scan's decoupled
 // look-back over the tiles' selected counts (scan.hpp; decoupled fallback, so it never waits
 // unboundedly on another workgroup): each tile reads its input once, coalesced, ranks its
-// selected elements through a bitmask in shared memory and writes them at the offset the
-// look-back found. Partition and unique-by-key: count -> scan -> scatter (reduce-then-scan, as
+// selected elements (subgroup sums of each lane's selection bits; a bitmask in shared memory
+// without subgroup operations) and writes them at the offset the look-back found. Partition and unique-by-key: count -> scan -> scatter (reduce-then-scan, as
 // in Merrill & Grimshaw 2011): each tile counts its selected elements, the counts are scanned
 // (vkprim::Scan), and each tile re-evaluates its selection and writes the selected elements at
 // their offsets (partition's rejected elements after the total, which a single pass cannot
