@@ -35,13 +35,13 @@
 //   choose_algorithm in engine/plan/sort.cpp).
 // The rank, where the device has subgroup ballots (and SortOptions::use_subgroup_ops): a
 // match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
-// bit of the pass to find the lanes with the same digit, per-subgroup digit counters in shared memory; keys
-// and values are then staged through shared memory in sorted order so that the scatter writes
-// each digit's run of the tile with consecutive addresses. Any subgroup size from 4 to 128
-// where the shared memory holds one tile of keys and 256 16-bit counters per subgroup (tiles of
-// 512 x 8 keys, or 256 x 16 with small subgroups); otherwise, or without subgroup operations,
-// 2-bit split scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms use the same
-// ranking code (shaders/common/radix_rank.glsl).
+// bit of the pass to find the lanes with the same digit, per-subgroup digit counters in shared
+// memory; keys and values are then staged through shared memory in sorted order so that the
+// scatter writes each digit's run of the tile with consecutive addresses. Any subgroup size
+// from 4 to 128 where the shared memory holds one tile of keys and 256 16-bit counters per
+// subgroup (tiles of 512 x 8 keys, or 256 x 16 with small subgroups); otherwise, or without
+// subgroup operations, 2-bit split scans in shared memory instead (Satish, Harris & Garland
+// 2009). Both algorithms use the same ranking code (shaders/common/radix_rank.glsl).
 //
 // Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about

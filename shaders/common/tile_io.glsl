@@ -7,8 +7,8 @@
 // transpose). The staging array is XOR-swizzled by 16-byte vector index (v ^ ((v >> 3) & 7)), so
 // neither the striped nor the blocked accesses (2 or 4 vectors per invocation) meet in a bank.
 // Built with TILE_IO_BLOCKED (the single pass's shared-memory layer, scan_tiles.comp), full
-// tiles are read and written blocked straight from memory instead. A partial tile goes element by element and never touches memory
-// past its `valid` items. tile_load and tile_store_scan contain barriers: call them in uniform
+// tiles are read and written blocked straight from memory instead. A partial tile goes element
+// by element and never touches memory past its `valid` items. tile_load and tile_store_scan contain barriers: call them in uniform
 // control flow.
 #ifndef VKPRIM_TILE_IO_GLSL
 #define VKPRIM_TILE_IO_GLSL
