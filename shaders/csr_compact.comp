@@ -1,27 +1,61 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// CSR build (sort path), pass 5: compaction and the row pointer. The last element of each run of
-// equal keys sums the run serially from its first element (the stable sort kept the run in input
-// order, so the sum is Eigen's, bit for bit) and writes (column, sum) at position o = pos[i]
-// (exclusive scan of the end flags). It also knows the row of the entry before o (the key just
-// before its run), so it writes the row pointer of every row that starts at o: the rows after
-// that previous entry's row up to its own (all empty but its own), row_ptr[r] = o. A run of at
-// most ROW_GAP_SERIAL such rows is written here; a longer one goes to the gap list for
-// csr_row_ptr.comp, which spreads it over a workgroup. The last run also covers the rows after
-// its own (= the entry count) and writes the entry count to nnz.
+// CSR build (sort path), the pass after the sort: compaction and the row pointer in one pass.
+// An entry i of the sorted keys ends a run of equal keys (duplicates) when i is the last entry
+// or key i + 1 differs. The run ends are counted per tile of WG_SIZE x ITEMS entries and ranked
+// by the single-pass protocol of the compactions (common/count_state.glsl: decoupled look-back
+// with decoupled fallback, tile ids from a counter), so the run end's output position o is the
+// number of run ends before it, with no flag array and no separate scan.
+//
+// The run end sums its run serially from the run's first entry (the stable sort kept the run in
+// input order, so the sum is Eigen's, bit for bit) and writes (column, sum) at o. It also knows
+// the row of the entry before o (the key just before its run), so it writes the row pointer of
+// every row that starts at o: the rows after that previous entry's row up to its own (all empty
+// but its own), row_ptr[r] = o. A run of at most ROW_GAP_SERIAL such rows is written here; a
+// longer one goes to the gap list for csr_row_ptr.comp, which spreads it over a workgroup. The
+// last run also covers the rows after its own (= the entry count) and writes the entry count to
+// nnz. n >= 1 (the host handles an empty build).
+//
+// Ranks without subgroup operations (one build for every device): entries are read striped
+// (entry e of the tile is item e / WG_SIZE of invocation e % WG_SIZE), run ends set their bit in
+// a tile bitmask, invocation i counts the bits of the blocked run [i * ITEMS, (i + 1) * ITEMS),
+// and one workgroup exclusive scan of those counts gives every blocked run its offset.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "csr_build.glsl"
+#include "counts_scan.glsl"
 
 layout(push_constant) uniform Push {
-  uint64_t keys_addr, ends_addr, pos_addr, vals_addr, col_out_addr, val_out_addr, row_ptr_addr;
-  uint64_t gaps_addr;  // u32 count (zeroed), 3 words, then uvec4 (first row, end row, value, 0)
+  uint64_t keys_addr, vals_addr, col_out_addr, val_out_addr, row_ptr_addr;
+  uint64_t gaps_addr;   // u32 count (zeroed), 3 words, then uvec4 (first row, end row, value, 0)
   uint64_t nnz_addr;
+  uint64_t state_addr;  // tile state, zeroed
   uint n, col_bits, rows;
-  uint row_ptr_64;     // nonzero: u64 row pointer entries
+  uint row_ptr_64;      // nonzero: u64 row pointer entries
+  uint spin_limit;      // look-back re-reads of a stalled predecessor before falling back
+  uint stall_period;    // testing: tiles with id % period == period - 1 never publish (0: off)
 } pc;
 
 #define ROW_GAP_SERIAL 64u  // must match sparse/gpu/csr_build.cpp (kRowGapSerial)
+#define TILE (WG_SIZE * ITEMS)
+
+bool run_ends(uint i) {
+  return i + 1u == pc.n || key_at(pc.keys_addr, i + 1u) != key_at(pc.keys_addr, i);
+}
+
+// Fallback: the run ends in part `part` of `parts` equal slices of tile `tile`.
+uint reduce_tile_part(uint tile, uint part, uint parts) {
+  const uint len = (TILE + parts - 1u) / parts;
+  const uint64_t begin = uint64_t(tile) * TILE + uint64_t(part) * len;
+  const uint64_t end = min(uint64_t(tile) * TILE + min((part + 1u) * len, TILE), uint64_t(pc.n));
+  uint c = 0u;
+  for (uint64_t i = begin; i < end; ++i) c += run_ends(uint(i)) ? 1u : 0u;
+  return c;
+}
+#include "count_state.glsl"
+#include "tile_bitmask.glsl"  // bit e: entry e of the tile ends a run
+shared uint s_run_offset[WG_SIZE];  // run ends of the tile before blocked run i
+shared uint s_tile;
 
 // row_ptr[r] = value for r in [first, end).
 void rows_start_at(uint first, uint end, uint value) {
@@ -37,30 +71,77 @@ void rows_start_at(uint first, uint end, uint value) {
   }
 }
 
+// Entry i (key k) ends its run; o run ends come before it.
+void emit(uint i, KEY k, uint o) {
+  uint h = i;
+  KEY before = k;  // the key before the run (k itself: none)
+  while (h > 0u) {
+    before = key_at(pc.keys_addr, h - 1u);
+    if (before != k) break;
+    --h;
+  }
+  T sum = TBuf(pc.vals_addr + uint64_t(h) * T_SIZE).v[0];
+  for (uint j = h + 1u; j <= i; ++j) sum += TBuf(pc.vals_addr + uint64_t(j) * T_SIZE).v[0];
+  const KEY mask = pc.col_bits == 0u ? KEY(0) : (KEY(~KEY(0)) >> (KEY_BYTES * 8ul - pc.col_bits));
+  u32_store(pc.col_out_addr, o, uint(k & mask));
+  TBuf(pc.val_out_addr + uint64_t(o) * T_SIZE).v[0] = sum;
+  const uint row = uint(k >> pc.col_bits);
+  // Rows (previous entry's row, row] start at o; with no previous entry, rows [0, row].
+  rows_start_at(h == 0u ? 0u : uint(before >> pc.col_bits) + 1u, row + 1u, o);
+  if (i + 1u == pc.n) {
+    rows_start_at(row + 1u, pc.rows + 1u, o + 1u);
+    U32Buf(pc.nnz_addr).v[0] = o + 1u;
+  }
+}
+
 void main() {
-  FOR_EACH_ITEM(i, pc.n) {
-    if (u32_at(pc.ends_addr, i) != 0u) {
-      const KEY k = key_at(pc.keys_addr, i);
-      uint h = i;
-      KEY before = k;  // the key before the run (k itself: none)
-      while (h > 0u) {
-        before = key_at(pc.keys_addr, h - 1u);
-        if (before != k) break;
-        --h;
+  const uint lid = gl_LocalInvocationID.x;
+  StateBuf st = StateBuf(pc.state_addr);
+  const uint tiles = uint((uint64_t(pc.n) + TILE - 1u) / TILE);
+  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
+  for (uint w = lid; w < TILE / 32u; w += WG_SIZE) s_bits[w] = 0u;
+  barrier();
+  const uint tile = UNIFORM(s_tile);
+  if (tile >= tiles) return;
+
+  const uint first = tile * TILE;
+  KEY keys[ITEMS];
+  uint ends = 0u;  // bit k: item k ends a run
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint e = k * WG_SIZE + lid;
+    const uint i = first + e;
+    keys[k] = KEY(0);
+    if (i < pc.n) {
+      keys[k] = key_at(pc.keys_addr, i);
+      if (i + 1u == pc.n || key_at(pc.keys_addr, i + 1u) != keys[k]) {
+        ends |= 1u << k;
+        atomicOr(s_bits[e >> 5u], 1u << (e & 31u));
       }
-      T sum = TBuf(pc.vals_addr + uint64_t(h) * T_SIZE).v[0];
-      for (uint j = h + 1u; j <= i; ++j) sum += TBuf(pc.vals_addr + uint64_t(j) * T_SIZE).v[0];
-      const uint o = u32_at(pc.pos_addr, i);
-      const KEY mask = pc.col_bits == 0u ? KEY(0) : (KEY(~KEY(0)) >> (KEY_BYTES * 8ul - pc.col_bits));
-      u32_store(pc.col_out_addr, o, uint(k & mask));
-      TBuf(pc.val_out_addr + uint64_t(o) * T_SIZE).v[0] = sum;
-      const uint row = uint(k >> pc.col_bits);
-      // Rows (previous entry's row, row] start at o; with no previous entry, rows [0, row].
-      rows_start_at(h == 0u ? 0u : uint(before >> pc.col_bits) + 1u, row + 1u, o);
-      if (i + 1u == pc.n) {
-        rows_start_at(row + 1u, pc.rows + 1u, o + 1u);
-        U32Buf(pc.nnz_addr).v[0] = o + 1u;
-      }
+    }
+  }
+  barrier();
+  uint run_count = 0u;
+  [[unroll]] for (uint r = 0u; r < ITEMS; r += 32u)
+    run_count += bits_in(lid * ITEMS + r, lid * ITEMS + min(r + 32u, ITEMS));
+  uvec2 tile_total;
+  s_run_offset[lid] = counts_exclusive_scan(uvec2(run_count, 0u), tile_total).x;
+  const uint tile_count = tile_total.x;
+
+  const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
+  uint prefix = 0u;
+  if (tile == 0u) {
+    if (lid == 0u && publishes) ts_publish(st, 0u, 1u, tile_count);
+  } else {
+    if (lid == 0u && publishes) ts_publish(st, tile, 0u, tile_count);
+    prefix = look_back(st, tile, pc.spin_limit);  // its barriers make s_run_offset visible
+    if (lid == 0u && publishes) ts_publish(st, tile, 1u, prefix + tile_count);
+  }
+  barrier();
+
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    if ((ends & (1u << k)) != 0u) {
+      const uint e = k * WG_SIZE + lid;
+      emit(first + e, keys[k], prefix + s_run_offset[e / ITEMS] + bits_before_in_run(e, ITEMS));
     }
   }
 }

@@ -48,24 +48,7 @@ layout(push_constant) uniform Push {
 #define TILE (WG_SIZE * ITEMS)
 uint g_n;
 
-// The tile state carries u32 counts.
-#define TS_VALUE uint
-#define TS_WORDS 1
-uint ts_identity() { return 0u; }
-uint ts_combine(uint a, uint b) { return a + b; }
-uint ts_word(uint v, uint i) { return v; }
-uint ts_from_words(uint w[4]) { return w[0]; }
-shared uint s_fallback_sum;
-uint ts_workgroup_reduce(uint x) {
-  if (gl_LocalInvocationID.x == 0u) s_fallback_sum = 0u;
-  barrier();
-  if (x != 0u) atomicAdd(s_fallback_sum, x);
-  barrier();
-  const uint total = s_fallback_sum;
-  barrier();
-  return total;
-}
-#include "tile_state.glsl"
+#include "count_state.glsl"
 
 // Fallback: the number selected in part `part` of `parts` equal slices of tile `tile`.
 uint reduce_tile_part(uint tile, uint part, uint parts) {
@@ -83,16 +66,8 @@ shared uint s_tile;
 #if defined(SUBGROUP)
 #include "subgroup_striped.glsl"
 #else
-shared uint s_bits[TILE / 32u];   // bit e: element e of the tile is selected
+#include "tile_bitmask.glsl"       // bit e: element e of the tile is selected
 shared uint s_run_offset[WG_SIZE]; // selected elements of the tile before run i
-
-// The set bits of the tile bitmask in [begin, end) (end - begin <= 32, one word).
-uint bits_in(uint begin, uint end) {
-  const uint w = s_bits[begin >> 5u];
-  const uint lo = begin & 31u, len = end - begin;
-  const uint mask = len == 32u ? 0xFFFFFFFFu : ((1u << len) - 1u) << lo;
-  return bitCount(w & mask);
-}
 #endif
 
 void main() {
@@ -193,11 +168,7 @@ void main() {
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     if (sel[k]) {
       const uint e = k * WG_SIZE + lid;
-      const uint run_begin = (e / ITEMS) * ITEMS;
-      const uint word_begin = max(run_begin, e & ~31u);
-      uint rank = s_run_offset[e / ITEMS] + bits_in(word_begin, e);
-      for (uint w = run_begin; w < word_begin; w += 32u) rank += bits_in(w, w + 32u);
-      dst.v[prefix + rank] = x[k];
+      dst.v[prefix + s_run_offset[e / ITEMS] + bits_before_in_run(e, ITEMS)] = x[k];
     }
   }
 #endif

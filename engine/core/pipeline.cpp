@@ -195,4 +195,9 @@ uint32_t grid_groups(const ContextImpl& ctx, uint64_t items, uint32_t tile_items
   return uint32_t(std::clamp<uint64_t>(tiles, 1, cap));
 }
 
+std::pair<uint32_t, uint32_t> grid_2d(const ContextImpl& ctx, uint64_t groups) {
+  const uint64_t x = std::min<uint64_t>(groups, ctx.caps.max_workgroup_count[0]);
+  return {uint32_t(x), uint32_t(x ? (groups + x - 1) / x : 0)};
+}
+
 }  // namespace vkprim::detail

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vkprim::detail {
@@ -67,6 +68,11 @@ void compute_to_compute_barrier(const ContextImpl& ctx, VkCommandBuffer cmd);
 // Workgroups for a grid-stride pass over `items` items: enough to cover them, at most the
 // device's dispatch limit and never zero.
 uint32_t grid_groups(const ContextImpl& ctx, uint64_t items, uint32_t tile_items);
+
+// A 2-D grid of at least `groups` workgroups, for passes with one workgroup per tile: x up to
+// the device's maxComputeWorkGroupCount[0], y = the rows of x needed (the caller checks y
+// against maxComputeWorkGroupCount[1] where it can exceed it). Surplus workgroups exit.
+std::pair<uint32_t, uint32_t> grid_2d(const ContextImpl& ctx, uint64_t groups);
 
 
 }  // namespace vkprim::detail

@@ -66,10 +66,7 @@ struct SelectPlan {
   }
   uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
 
-  std::pair<uint32_t, uint32_t> grid(uint64_t t) const {
-    const uint64_t x = std::min<uint64_t>(t, ctx->caps.max_workgroup_count[0]);
-    return {uint32_t(x), uint32_t((t + x - 1) / x)};
-  }
+  std::pair<uint32_t, uint32_t> grid(uint64_t tiles) const { return grid_2d(*ctx, tiles); }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes, uint32_t align) const {
     if (v.size < bytes)

@@ -38,14 +38,16 @@ namespace {
 std::string str(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
-// The algorithm a sort of at most n keys of key_bytes runs. automatic: reduce-then-scan for
-// every key width — measured on an H200 with the unrolled rank (docs/benchmarks.md, session 4,
-// one call): u32 keys at 2^28 12.09 vs 13.01 ms with onesweep, u32 pairs 14.21 vs 14.79, u64
-// keys at 2^27 13.47 vs 14.10 (session 3, rank loops rolled, H100: onesweep won for u64, 15.2
-// vs 18.7 ms). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts
-// by reduce-then-scan.
-SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, [[maybe_unused]] uint32_t key_bytes) {
-  const bool onesweep = requested == SortAlgorithm::onesweep;
+// The algorithm a sort of at most n keys of key_bytes runs. automatic, on GPUs: onesweep up to
+// tuning::radix_onesweep_auto_keys(key_bytes) keys, where its fewer dispatches (no per-pass
+// upsweep and count scan) win, reduce-then-scan beyond, where its lighter downsweep wins;
+// on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup (as the
+// scan's default). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it
+// sorts by reduce-then-scan.
+SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes, bool cpu) {
+  const bool onesweep =
+      requested == SortAlgorithm::onesweep ||
+      (requested == SortAlgorithm::automatic && !cpu && n <= tuning::radix_onesweep_auto_keys(key_bytes));
   return onesweep && n <= tuning::kRadixOnesweepMaxKeys ? SortAlgorithm::onesweep
                                                          : SortAlgorithm::reduce_then_scan;
 }
@@ -69,7 +71,9 @@ struct SortPlan {
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
   uint64_t counts_words(uint64_t n) const { return 256 * tiles(n); }
-  SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n, key_bytes); }
+  SortAlgorithm algorithm(uint64_t n) const {
+    return choose_algorithm(requested, n, key_bytes, ctx->caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU);
+  }
 
   // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts] [their exclusive
   // scan] [scan temp] [keys] [values] (the scan out of place: the single pass where the device
@@ -281,7 +285,9 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   if (o.spin_limit) plan->spin_limit = o.spin_limit;
   plan->stall_period = o.debug_stall_period;
   // Whether any call may run onesweep (then its shared memory must fit too).
-  const bool may_onesweep = detail::choose_algorithm(o.algorithm, 1, plan->key_bytes) == SortAlgorithm::onesweep;
+  const bool may_onesweep = detail::choose_algorithm(o.algorithm, 1, plan->key_bytes,
+                                                    caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU) ==
+                          SortAlgorithm::onesweep;
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
   // that tile the workgroup; its per-subgroup digit counters share the tile's staging array,
   // sized for the smallest subgroup size (tuning::radix_rank_words).

@@ -30,9 +30,12 @@
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
-// - automatic: reduce-then-scan for every key width (what measured faster on an H200 once the
-//   rank's loops were unrolled: docs/benchmarks.md, session 4; the rule is one function,
-//   choose_algorithm in engine/plan/sort.cpp).
+// - automatic: on GPUs, onesweep up to 2^23 keys of 4 bytes or 2^24 of 8 bytes (fewer
+//   dispatches: no per-pass upsweep and count scan) and reduce-then-scan beyond (a lighter
+//   downsweep), as measured on an H200 (docs/benchmarks.md, session 7); on CPU devices
+//   (lavapipe) reduce-then-scan, which never waits on another workgroup. The rule is one
+//   function, choose_algorithm in engine/plan/sort.cpp; a call with a Count::on_device decides
+//   from the count's maximum. RadixSort::algorithm(n) says which a call runs.
 // The rank, where the device has subgroup ballots (and SortOptions::use_subgroup_ops): a
 // match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
 // bit of the pass to find the lanes with the same digit, per-subgroup digit counters in shared

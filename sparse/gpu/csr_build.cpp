@@ -1,18 +1,19 @@
 // CSR construction from COO and transpose on the GPU (include/vkprim/sparse/csr_build.hpp;
-// shaders/csr_*.comp): radix sort of packed (row, col) keys with the values as payload, serial
-// sums of duplicates in input order, compaction, row pointer.
+// shaders/csr_*.comp): radix sort of packed (row, col) keys with the values as payload, then one
+// single-pass compaction (run ends ranked by look-back, serial sums of duplicates in input
+// order, row pointers of the rows starting at each entry), then the long runs of empty rows.
 #include <algorithm>
 #include <bit>
 #include <optional>
 #include <string>
 #include <vector>
 #include <vkprim/elementwise.hpp>
-#include <vkprim/scan.hpp>
 #include <vkprim/sort.hpp>
 #include <vkprim/sparse/csr_build.hpp>
 
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
+#include "plan/tuning.hpp"
 
 namespace vkprim::sparse {
 namespace detail {
@@ -32,13 +33,9 @@ struct KeysPush {
   uint64_t rows, cols, keys, status;
   uint32_t n, nrows, ncols, col_bits;
 };
-struct RunsPush {
-  uint64_t keys, ends;
-  uint32_t n;
-};
 struct CompactPush {
-  uint64_t keys, ends, pos, vals, col_out, val_out, row_ptr, gaps, nnz;
-  uint32_t n, col_bits, rows, row_ptr_64;
+  uint64_t keys, vals, col_out, val_out, row_ptr, gaps, nnz, state;
+  uint32_t n, col_bits, rows, row_ptr_64, spin_limit, stall_period;
 };
 struct RowPtrPush {
   uint64_t gaps, row_ptr;
@@ -48,6 +45,14 @@ struct ExpandPush {
   uint32_t nnz, rows;
 };
 constexpr uint32_t kWg = 256, kItems = 4;
+// The compaction's tile: kWg x kCompactItems entries (FIXED_ITEMS in shaders/CMakeLists.txt).
+constexpr uint32_t kCompactItems = 8;
+constexpr uint64_t kCompactTile = uint64_t(kWg) * kCompactItems;
+// Tile state of the compaction: 4 header words, then 4 words per tile (common/tile_state.glsl
+// with one-word counts).
+constexpr uint64_t compact_state_bytes(uint64_t n) {
+  return 16 + 16 * ((n + kCompactTile - 1) / kCompactTile);
+}
 // The compaction writes a run of at most this many row pointers that start at one entry itself
 // (csr_compact.comp's ROW_GAP_SERIAL); a longer run goes to a list that csr_row_ptr.comp
 // spreads over workgroups (at most this many).
@@ -55,7 +60,8 @@ constexpr uint64_t kRowGapSerial = 64, kRowGapGroups = 1024;
 }  // namespace
 
 struct CsrBuildLayout {
-  uint64_t keys_in = 0, keys = 0, vals = 0, ends = 0, pos = 0, gaps = 0, gap_capacity = 0, work = 0,
+  // state and the gap list's header are adjacent: one fill zeroes both.
+  uint64_t keys_in = 0, keys = 0, vals = 0, state = 0, gaps = 0, gap_capacity = 0, work = 0,
            total = 0;
 };
 
@@ -63,9 +69,9 @@ struct CsrBuildPlan {
   const ContextImpl* ctx = nullptr;
   ValueType type = ValueType::f32;
   uint32_t esz = 4;
-  Pipeline keys[2], runs[2], compact[2], row_ptr[2], expand[2];  // [0]: 32-bit, [1]: 64-bit
+  Pipeline keys[2], compact[2], row_ptr[2], expand[2];  // [0]: 32-bit, [1]: 64-bit
   std::optional<RadixSort> sort32, sort64;  // keys u32 / u64, the values (esz bytes) as payload
-  std::optional<Scan> scan;
+  uint32_t spin_limit = 0, stall_period = 0;
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
@@ -86,13 +92,11 @@ struct CsrBuildPlan {
     L.keys_in = take(n * kb);
     L.keys = take(n * kb);
     L.vals = take(n * esz);
-    L.ends = take(n * 4);
-    L.pos = take(n * 4);
+    L.state = take(compact_state_bytes(n));
     // Runs of more than kRowGapSerial rows are disjoint ranges of the rows + 1 row pointers.
     L.gap_capacity = (rows + 1) / (kRowGapSerial + 1) + 1;
     L.gaps = take(16 + 16 * L.gap_capacity);
-    const uint64_t work = std::max((k64 ? sort64 : sort32)->temp_bytes(n), scan->temp_bytes(n));
-    L.work = take(work);
+    L.work = take((k64 ? sort64 : sort32)->temp_bytes(n));
     L.total = at;
     return L;
   }
@@ -152,7 +156,7 @@ struct CsrBuildPlan {
 
     compute_to_compute_barrier(c, cmd);
     VKPRIM_TRY(fill->record(cmd, counts.sub(0, 8), uint32_t(0)));
-    VKPRIM_TRY(fill->record(cmd, sub(L.gaps, 16), uint32_t(0)));
+    VKPRIM_TRY(fill->record(cmd, sub(L.state, L.gaps + 16 - L.state), uint32_t(0)));
     if (n == 0) {
       VKPRIM_TRY(fill->record(cmd, out.row_ptr.sub(0, (out.rows + 1) * (out.row_ptr_64 ? 8 : 4)),
                               uint32_t(0)));
@@ -169,17 +173,23 @@ struct CsrBuildPlan {
                                sub(L.keys, n * kb), sub(L.vals, n * esz), n,
                                sub(L.work, L.total - L.work), 0, std::max(rb + cb, 1u)));
     compute_to_compute_barrier(c, cmd);
-    RunsPush rp{base + L.keys, base + L.ends, uint32_t(n)};
-    runs[k64].dispatch(cmd, &rp, grid_groups(c, n, runs[k64].tile_items()));
-    compute_to_compute_barrier(c, cmd);
-    VKPRIM_TRY(scan->exclusive(cmd, sub(L.ends, n * 4), sub(L.pos, n * 4), n,
-                               sub(L.work, L.total - L.work)));
-    compute_to_compute_barrier(c, cmd);
-    CompactPush cp{base + L.keys,       base + L.ends, base + L.pos,   base + L.vals,
-                   out.col_idx.address, out.values.address,
-                   out.row_ptr.address, base + L.gaps, counts.address, uint32_t(n),
-                   cb,                  uint32_t(out.rows), out.row_ptr_64 ? 1u : 0u};
-    compact[k64].dispatch(cmd, &cp, grid_groups(c, n, compact[k64].tile_items()));
+    CompactPush cp{base + L.keys,
+                   base + L.vals,
+                   out.col_idx.address,
+                   out.values.address,
+                   out.row_ptr.address,
+                   base + L.gaps,
+                   counts.address,
+                   base + L.state,
+                   uint32_t(n),
+                   cb,
+                   uint32_t(out.rows),
+                   out.row_ptr_64 ? 1u : 0u,
+                   spin_limit,
+                   stall_period};
+    // One workgroup per tile (tile ids come from the state's counter, so any grid shape works).
+    const auto [gx, gy] = vkprim::detail::grid_2d(c, (n + kCompactTile - 1) / kCompactTile);
+    compact[k64].dispatch(cmd, &cp, gx, gy);
     compute_to_compute_barrier(c, cmd);
     RowPtrPush pp{base + L.gaps, out.row_ptr.address};
     row_ptr[rw].dispatch(cmd, &pp, uint32_t(std::min(L.gap_capacity, kRowGapGroups)));
@@ -250,7 +260,6 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
       std::string name;
       uint32_t bytes;
     } list[] = {{&plan->keys[w], "csr_keys" + k, uint32_t(sizeof(detail::KeysPush))},
-                {&plan->runs[w], "csr_runs" + k, uint32_t(sizeof(detail::RunsPush))},
                 {&plan->compact[w], "csr_compact_" + t + k, uint32_t(sizeof(detail::CompactPush))},
                 {&plan->row_ptr[w], "csr_row_ptr" + r, uint32_t(sizeof(detail::RowPtrPush))},
                 {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
@@ -260,21 +269,19 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
       *e.dst = std::move(*p);
     }
   }
+  plan->spin_limit = o.spin_limit ? o.spin_limit : vkprim::detail::tuning::kSpinLimit;
+  plan->stall_period = o.debug_stall_period;
   SortOptions so;
   so.value_bytes = plan->esz;
   so.use_subgroup_ops = o.use_subgroup_ops;
+  so.debug_stall_period = o.debug_stall_period;
+  so.spin_limit = o.spin_limit;
   auto s32 = RadixSort::create(context, ValueType::u32, so);
   if (!s32) return s32.error();
   plan->sort32 = std::move(*s32);
   auto s64 = RadixSort::create(context, ValueType::u64, so);
   if (!s64) return s64.error();
   plan->sort64 = std::move(*s64);
-  // An integer scan (exact in any order): the default strategy.
-  ScanOptions sc;
-  sc.use_subgroup_ops = o.use_subgroup_ops;
-  auto scan = Scan::create(context, ValueType::u32, ScanOp::sum, sc);
-  if (!scan) return scan.error();
-  plan->scan = std::move(*scan);
   auto fill = Fill::create(context);
   if (!fill) return fill.error();
   plan->fill = std::move(*fill);

@@ -434,10 +434,11 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
 }
 
 TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
-  // automatic is reduce-then-scan for 4- and 8-byte keys; onesweep's 30-bit counts take at
-  // most 2^30 - 1 keys, beyond which the object sorts (and sizes its temporary storage) by
-  // reduce-then-scan.
+  // automatic: onesweep on GPUs up to 2^23 keys of 4 bytes and 2^24 of 8 bytes, reduce-then-scan
+  // beyond and on CPU devices; onesweep's 30-bit counts take at most 2^30 - 1 keys, beyond
+  // which the object sorts (and sizes its temporary storage) by reduce-then-scan.
   auto& rt = test::gpu();
+  const bool cpu = rt.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   SortOptions o;
   auto autos = RadixSort::create(rt.context(), ValueType::u32, o).value();
   auto autos64 = RadixSort::create(rt.context(), ValueType::f64, o).value();
@@ -445,14 +446,18 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   auto rts = RadixSort::create(rt.context(), ValueType::u32, o).value();
   o.algorithm = SortAlgorithm::onesweep;
   auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
-  const uint64_t limit = (uint64_t(1) << 30) - 1;
-  for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, limit, limit + 1, uint64_t(1) << 31}) {
+  const uint64_t limit = (uint64_t(1) << 30) - 1, auto32 = uint64_t(1) << 23, auto64 = uint64_t(1) << 24;
+  for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, auto64,
+                     auto64 + 1, limit, limit + 1, uint64_t(1) << 31}) {
     INFO("n=" << n);
-    CHECK(autos.algorithm(n) == SortAlgorithm::reduce_then_scan);
-    CHECK(autos64.algorithm(n) == SortAlgorithm::reduce_then_scan);
+    const auto want = [&](uint64_t most) {
+      return !cpu && n <= most ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan;
+    };
+    CHECK(autos.algorithm(n) == want(auto32));
+    CHECK(autos64.algorithm(n) == want(auto64));
     CHECK(rts.algorithm(n) == SortAlgorithm::reduce_then_scan);
     CHECK(one.algorithm(n) == (n <= limit ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan));
-    CHECK(autos.temp_bytes(n) == rts.temp_bytes(n));
+    CHECK(autos.temp_bytes(n) == (want(auto32) == SortAlgorithm::onesweep ? one : rts).temp_bytes(n));
     if (n > limit) CHECK(one.temp_bytes(n) == rts.temp_bytes(n));
   }
 }

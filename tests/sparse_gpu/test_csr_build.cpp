@@ -69,8 +69,8 @@ CooMatrix rounded_to(const CooMatrix& m, bool f32) {
 // Builders are created once per (value type, options) (pipeline creation is the slow part on
 // lavapipe).
 CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}) {
-  static std::map<std::tuple<int, bool>, CsrBuilder> builders;
-  const auto key = std::make_tuple(int(t), b.use_subgroup_ops);
+  static std::map<std::tuple<int, bool, uint32_t, uint32_t>, CsrBuilder> builders;
+  const auto key = std::make_tuple(int(t), b.use_subgroup_ops, b.debug_stall_period, b.spin_limit);
   auto it = builders.find(key);
   if (it == builders.end())
     it = builders.emplace(key, CsrBuilder::create(test::gpu().context(), t, b).value()).first;
@@ -144,6 +144,24 @@ TEST_CASE("GPU CSR build without subgroup operations, and long duplicate runs",
     const CsrMatrix b = check_build<float>(s.m, s.name + " no subgroups", false, no_subgroups);
     REQUIRE(a.real_values == b.real_values);
     if (f64) check_build<double>(s.m, s.name + " f64 no subgroups", true, no_subgroups);
+  }
+}
+
+TEST_CASE("GPU CSR build: compaction tiles that never publish (the look-back's fallback)",
+          "[csr_build][fallback]") {
+  // Every third tile of the compaction (and of a onesweep sort) never publishes its count, and
+  // its successors give up after one re-read: they must count its run ends themselves.
+  CsrBuildOptions stalled;
+  stalled.debug_stall_period = 3;
+  stalled.spin_limit = 1;
+  auto shapes = test::generated_shapes();
+  shapes.push_back({"duplicate runs", duplicate_runs_matrix()});
+  for (const auto& s : shapes) {
+    const CsrMatrix a = check_build<float>(s.m, s.name);
+    const CsrMatrix b = check_build<float>(s.m, s.name + " stalled", false, stalled);
+    REQUIRE(a.row_offsets == b.row_offsets);
+    REQUIRE(a.col_indices == b.col_indices);
+    REQUIRE(a.real_values == b.real_values);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cctype>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
 namespace vkprim::cli {
@@ -155,6 +156,29 @@ void print_table(const std::vector<BenchRecord>& records, bool with_passes) {
       for (const auto& p : r.t.passes)
         fmt::print("    {:<40} x{:<4} {:>9.4f} ms\n", p.name, p.dispatches, p.ms);
   }
+}
+
+void print_pipeline_statistics(const std::vector<PipelineStatistics>& stats, std::FILE* out) {
+  if (stats.empty()) {
+    fmt::print(out, "pipeline statistics: none (the device does not report them)\n");
+    return;
+  }
+  fmt::print(out, "pipeline statistics (the driver's; each pipeline once):\n");
+  std::set<std::string> seen;
+  for (const auto& ps : stats) {
+    if (!seen.insert(ps.pipeline + "/" + ps.executable).second) continue;
+    std::string line;
+    for (const auto& v : ps.values) line += fmt::format("  {} {:g}", v.name, v.value);
+    fmt::print(out, "  {} [{}]:{}\n", ps.pipeline, ps.executable, line);
+  }
+}
+
+nlohmann::json to_json(const PipelineStatistics& ps) {
+  nlohmann::json j{{"operation", "pipeline statistics"},
+                   {"pipeline", ps.pipeline},
+                   {"executable", ps.executable}};
+  for (const auto& v : ps.values) j["statistics"][v.name] = v.value;
+  return j;
 }
 
 }  // namespace vkprim::cli

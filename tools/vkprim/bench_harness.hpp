@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -52,5 +53,11 @@ nlohmann::json to_json(const Runtime& rt, const BenchRecord& r);
 nlohmann::json passes_json(const std::vector<PassTime>& passes);
 // with_passes: a line per pass under each operation.
 void print_table(const std::vector<BenchRecord>& records, bool with_passes = false);
+
+// The driver's statistics of every pipeline the run created (--pipeline-stats: registers,
+// local memory, ...), one line per pipeline, and one JSON record per pipeline.
+void print_pipeline_statistics(const std::vector<PipelineStatistics>& stats,
+                               std::FILE* out = stdout);
+nlohmann::json to_json(const PipelineStatistics& ps);
 
 }  // namespace vkprim::cli

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <iostream>
 #include <numeric>
-#include <set>
 
 namespace vkprim::cli {
 
@@ -336,28 +335,6 @@ Result<BenchRecord> bench_histogram(Runtime& rt, uint64_t n, const Options& o, d
     r.verified = true;
   }
   return r;
-}
-
-// The driver's statistics of every pipeline the run created (--pipeline-stats), one line each.
-void print_pipeline_statistics(const std::vector<PipelineStatistics>& stats) {
-  if (stats.empty()) {
-    fmt::print("pipeline statistics: none (the device does not report them)\n");
-    return;
-  }
-  fmt::print("pipeline statistics (the driver's; each pipeline once):\n");
-  std::set<std::string> seen;
-  for (const auto& ps : stats) {
-    if (!seen.insert(ps.pipeline + "/" + ps.executable).second) continue;
-    std::string line;
-    for (const auto& v : ps.values) line += fmt::format("  {} {:g}", v.name, v.value);
-    fmt::print("  {} [{}]:{}\n", ps.pipeline, ps.executable, line);
-  }
-}
-
-nlohmann::json to_json(const PipelineStatistics& ps) {
-  nlohmann::json j{{"operation", "pipeline statistics"}, {"pipeline", ps.pipeline}, {"executable", ps.executable}};
-  for (const auto& v : ps.values) j["statistics"][v.name] = v.value;
-  return j;
 }
 
 int run(const Options& o) {

@@ -202,6 +202,7 @@ void register_spmv(CLI::App& app, Action& action) {
   static std::string values = "f32", json_path;
   static uint32_t runs = 20, row_lanes = 0, items = 0;
   static std::string kernel = "auto";
+  static bool pipeline_stats = false;
   cmd->add_option("FILE", files, "Matrix files (.mtx, .mtx.gz, .bsp.h5)");
   cmd->add_option(
          "--generate", generate,
@@ -231,6 +232,9 @@ void register_spmv(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--json", json_path,
                   "Write JSON records to FILE (- for stdout: the table goes to stderr)");
+  cmd->add_flag("--pipeline-stats", pipeline_stats,
+                "Print the driver's statistics of every pipeline the run created (registers, "
+                "local memory; where the device reports them); with --json, records too");
   cmd->callback([&action] {
     action = [] {
       std::vector<std::pair<std::string, sparse::CooMatrix>> mats;
@@ -246,7 +250,9 @@ void register_spmv(CLI::App& app, Action& action) {
         if (!m) return report(m.error());
         mats.emplace_back(std::filesystem::path(f).filename().string(), std::move(*m));
       }
-      auto rt = Runtime::create();
+      CreateInfo ci;
+      ci.pipeline_statistics = pipeline_stats;
+      auto rt = Runtime::create(ci);
       if (!rt) return report(rt.error());
       SpmvCliOptions cli;
       cli.runs = runs;
@@ -312,6 +318,8 @@ void register_spmv(CLI::App& app, Action& action) {
         fmt::print(out, "{}: CSR built on the {} in {:.3f} ms ({})\n", r.name, r.csr_build,
                    r.csr_ms, r.csr_build == "GPU" ? "GPU timestamps, median" : "wall clock");
       }
+      const auto stats = rt->context().pipeline_statistics();
+      if (pipeline_stats) print_pipeline_statistics(stats, out);
       if (!json_path.empty()) {
         nlohmann::json arr = nlohmann::json::array();
         const auto& c = rt->caps();
@@ -350,6 +358,7 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"mean_row", r.stats.mean_row_length()},
                          {"analyze_ms", r.analyze_ms}});
         }
+        for (const auto& ps : stats) arr.push_back(to_json(ps));
         if (json_path == "-") {
           std::cout << arr.dump(2) << "\n";
         } else {

@@ -2,11 +2,12 @@
 //   1. keys row << col_bits | col (u32 when the shape's bits fit, else u64);
 //   2. stable LSD radix sort (vkprim::RadixSort) on only the row + column bits the shape needs,
 //      the values riding along as the payload (duplicates stay in input order);
-//   3. run ends of equal keys; exclusive scan of the end flags -> each run's output position;
-//   4. compaction: each run's last element sums the run's values serially from its first
-//      element, in input order, writes (column, sum) at its position, and the row pointers of
-//      the rows that start there (up to 64; a longer run of empty rows is listed);
-//   5. the listed runs of empty rows, a workgroup each (no atomics on the row pointer).
+//   3. compaction in one pass: the run ends of equal keys are ranked by a single-pass count
+//      with decoupled look-back (each run's output position, no flag array or separate scan);
+//      each run's last element sums the run's values serially from its first element, in
+//      input order, writes (column, sum) at its position, and the row pointers of the rows
+//      that start there (up to 64; a longer run of empty rows is listed);
+//   4. the listed runs of empty rows, a workgroup each (no atomics on the row pointer).
 // Result = Eigen's setFromTriplets bit for bit: any input order, duplicates summed left to right
 // in input order (the same float operations as Eigen), explicit zeros kept, columns sorted
 // within each row; identical from run to run. A run of d duplicates is summed by one invocation
@@ -28,6 +29,12 @@ namespace vkprim::sparse {
 
 struct CsrBuildOptions {
   bool use_subgroup_ops = true;
+  // Testing aids for the single-pass look-backs (the compaction's and, where the sort runs
+  // onesweep, the sort's), as ScanOptions: tiles whose id % debug_stall_period is
+  // debug_stall_period - 1 never publish, so successors must take the fallback path;
+  // spin_limit bounds the re-reads of a stalled predecessor before falling back (0: default).
+  uint32_t debug_stall_period = 0;
+  uint32_t spin_limit = 0;
 };
 
 namespace detail {
