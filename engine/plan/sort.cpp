@@ -45,9 +45,9 @@ std::string str(uint64_t v) { return std::to_string(v); }
 // scan's default). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it
 // sorts by reduce-then-scan.
 SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes, bool cpu) {
-  const bool onesweep =
-      requested == SortAlgorithm::onesweep ||
-      (requested == SortAlgorithm::automatic && !cpu && n <= tuning::radix_onesweep_auto_keys(key_bytes));
+  const bool small = n <= tuning::radix_onesweep_auto_keys(key_bytes);
+  const bool onesweep = requested == SortAlgorithm::onesweep ||
+                        (requested == SortAlgorithm::automatic && !cpu && small);
   return onesweep && n <= tuning::kRadixOnesweepMaxKeys ? SortAlgorithm::onesweep
                                                          : SortAlgorithm::reduce_then_scan;
 }
@@ -71,9 +71,8 @@ struct SortPlan {
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
   uint64_t counts_words(uint64_t n) const { return 256 * tiles(n); }
-  SortAlgorithm algorithm(uint64_t n) const {
-    return choose_algorithm(requested, n, key_bytes, ctx->caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU);
-  }
+  bool cpu = false;  // a CPU device (lavapipe): automatic never picks onesweep
+  SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n, key_bytes, cpu); }
 
   // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts] [their exclusive
   // scan] [scan temp] [keys] [values] (the scan out of place: the single pass where the device
@@ -285,9 +284,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   if (o.spin_limit) plan->spin_limit = o.spin_limit;
   plan->stall_period = o.debug_stall_period;
   // Whether any call may run onesweep (then its shared memory must fit too).
-  const bool may_onesweep = detail::choose_algorithm(o.algorithm, 1, plan->key_bytes,
-                                                    caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU) ==
-                          SortAlgorithm::onesweep;
+  plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool may_onesweep = plan->algorithm(1) == SortAlgorithm::onesweep;
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
   // that tile the workgroup; its per-subgroup digit counters share the tile's staging array,
   // sized for the smallest subgroup size (tuning::radix_rank_words).

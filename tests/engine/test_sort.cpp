@@ -446,7 +446,8 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   auto rts = RadixSort::create(rt.context(), ValueType::u32, o).value();
   o.algorithm = SortAlgorithm::onesweep;
   auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
-  const uint64_t limit = (uint64_t(1) << 30) - 1, auto32 = uint64_t(1) << 23, auto64 = uint64_t(1) << 24;
+  const uint64_t limit = (uint64_t(1) << 30) - 1;
+  const uint64_t auto32 = uint64_t(1) << 23, auto64 = uint64_t(1) << 24;
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, auto64,
                      auto64 + 1, limit, limit + 1, uint64_t(1) << 31}) {
     INFO("n=" << n);
@@ -457,7 +458,8 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
     CHECK(autos64.algorithm(n) == want(auto64));
     CHECK(rts.algorithm(n) == SortAlgorithm::reduce_then_scan);
     CHECK(one.algorithm(n) == (n <= limit ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan));
-    CHECK(autos.temp_bytes(n) == (want(auto32) == SortAlgorithm::onesweep ? one : rts).temp_bytes(n));
+    const RadixSort& same = want(auto32) == SortAlgorithm::onesweep ? one : rts;
+    CHECK(autos.temp_bytes(n) == same.temp_bytes(n));
     if (n > limit) CHECK(one.temp_bytes(n) == rts.temp_bytes(n));
   }
 }
