@@ -144,14 +144,7 @@ void main() {
   const Agg thread_prefix = workgroup_exclusive_scan(thread_reduce(items), tile_total);
 #endif
 
-  Agg prefix = agg_identity();
-  if (tile == 0u) {
-    if (lid == 0u && publishes) ts_publish(st, 0u, 1u, tile_total);
-  } else {
-    if (lid == 0u && publishes) ts_publish(st, tile, 0u, tile_total);
-    prefix = look_back(st, tile, pc.spin_limit);
-    if (lid == 0u && publishes) ts_publish(st, tile, 1u, agg_combine(prefix, tile_total));
-  }
+  const Agg prefix = tile_exclusive_prefix(st, tile, tile_total, pc.spin_limit, publishes);
 
 #if defined(SUBGROUP)
   sg_tile_store_scan(first, valid, aligned, exclusive, agg_combine(prefix, subgroup_before), lane_before, items);

@@ -137,23 +137,15 @@ void main() {
   }
   barrier();
   // Runs of ITEMS elements (ITEMS divides 32 or is a multiple of it: plan-checked).
-  uint run_count = 0u;
-  [[unroll]] for (uint r = 0u; r < ITEMS; r += 32u) run_count += bits_in(lid * ITEMS + r, lid * ITEMS + min(r + 32u, ITEMS));
+  const uint run_count = bits_in_run(lid * ITEMS, ITEMS);
   uvec2 tile_total;
   s_run_offset[lid] = counts_exclusive_scan(uvec2(run_count, 0u), tile_total).x;
 #endif
   const uint tile_count = tile_total.x;
 
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
-  uint prefix = 0u;
-  if (tile == 0u) {
-    if (lid == 0u && publishes) ts_publish(st, 0u, 1u, tile_count);
-  } else {
-    if (lid == 0u && publishes) ts_publish(st, tile, 0u, tile_count);
-    prefix = look_back(st, tile, pc.spin_limit);  // its barriers make s_run_offset visible
-    if (lid == 0u && publishes) ts_publish(st, tile, 1u, prefix + tile_count);
-  }
-  barrier();
+  const uint prefix = tile_exclusive_prefix(st, tile, tile_count, pc.spin_limit, publishes);
+  barrier();  // s_run_offset is visible (the look-back's barriers do not run for tile 0)
 
 #if defined(SUBGROUP)
   uint row_base = prefix + subgroup_before;  // this subgroup's selected elements before row j

@@ -15,6 +15,13 @@ uint bits_in(uint begin, uint end) {
   return bitCount(w & mask);
 }
 
+// The set bits of the blocked run [begin, begin + len) (len divides 32 or is a multiple of it).
+uint bits_in_run(uint begin, uint len) {
+  uint c = 0u;
+  [[unroll]] for (uint r = 0u; r < len; r += 32u) c += bits_in(begin + r, begin + min(r + 32u, len));
+  return c;
+}
+
 // The set bits before element e in its blocked run of `run` elements (run divides 32 or is a
 // multiple of it).
 uint bits_before_in_run(uint e, uint run) {

@@ -160,4 +160,20 @@ TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit) {
   return result;
 }
 
+// The whole protocol for one tile, in every invocation (uniform control flow): publish the
+// tile's own combination `total` (tile 0: as its inclusive prefix), look back, publish the
+// inclusive prefix, and return the combination of every tile before `tile`. `publishes` false
+// (testing: a stalled tile) skips both publications, so successors must fall back.
+TS_VALUE tile_exclusive_prefix(StateBuf st, uint tile, TS_VALUE total, uint spin_limit, bool publishes) {
+  const bool writer = gl_LocalInvocationID.x == 0u && publishes;
+  if (tile == 0u) {
+    if (writer) ts_publish(st, 0u, 1u, total);
+    return ts_identity();
+  }
+  if (writer) ts_publish(st, tile, 0u, total);
+  const TS_VALUE prefix = look_back(st, tile, spin_limit);
+  if (writer) ts_publish(st, tile, 1u, ts_combine(prefix, total));
+  return prefix;
+}
+
 #endif
