@@ -4,22 +4,44 @@
 // are the sort's payload, read straight from the triplets: the stable sort keeps duplicates in
 // input order). An entry outside rows x cols sets bit 0 of the status word and is keyed as
 // (0, 0), so nothing is ever addressed out of bounds.
+// The pass also does the radix sort's upfront count of the keys it makes
+// (common/radix_upfront.glsl: the varying key bits, and with onesweep every digit pass's
+// histogram; csr_keys_varying_k* the bits only), so the sort does not read them again. Its grid
+// is bounded (grid-stride) as that pass's.
 #include "vkprim.glsl"
 #include "csr_build.glsl"
+#include "radix_upfront.glsl"
 
 layout(push_constant) uniform Push {
   uint64_t rows_addr, cols_addr, keys_addr, status_addr;
+  uint64_t hist_addr, varying_addr;  // the sort's upfront results, zeroed
   uint n, rows, cols, col_bits;
+  uint sort_flags, end_bit, passes;  // the sort's key flags (radix.glsl), bits [0, end_bit)
 } pc;
 
 void main() {
-  FOR_EACH_ITEM(i, pc.n) {
-    uint r = u32_at(pc.rows_addr, i), c = u32_at(pc.cols_addr, i);
-    if (r >= pc.rows || c >= pc.cols) {
-      atomicOr(U32Buf(pc.status_addr).v[0], 1u);
-      r = 0u;
-      c = 0u;
+  Upfront u = upfront_begin(pc.passes);
+  const uint tile_items = WG_SIZE * ITEMS;
+  FOR_EACH_TILE(tile, (pc.n + tile_items - 1u) / tile_items) {
+    const uint base = tile * tile_items + gl_LocalInvocationID.x;
+    uint r[ITEMS], c[ITEMS];  // every load of the tile in flight before the first store
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = base + k * WG_SIZE;
+      r[k] = i < pc.n ? u32_at(pc.rows_addr, i) : 0u;
+      c[k] = i < pc.n ? u32_at(pc.cols_addr, i) : 0u;
     }
-    KeyBuf(pc.keys_addr + uint64_t(i) * KEY_BYTES).v[0] = (KEY(r) << pc.col_bits) | KEY(c);
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = base + k * WG_SIZE;
+      if (i >= pc.n) continue;
+      if (r[k] >= pc.rows || c[k] >= pc.cols) {
+        atomicOr(U32Buf(pc.status_addr).v[0], 1u);
+        r[k] = 0u;
+        c[k] = 0u;
+      }
+      const KEY key = (KEY(r[k]) << pc.col_bits) | KEY(c[k]);
+      KeyBuf(pc.keys_addr + uint64_t(i) * KEY_BYTES).v[0] = key;
+      upfront_count(u, radix_transform(key, pc.sort_flags), 0u, pc.end_bit, pc.passes);
+    }
   }
+  upfront_end(u, pc.passes, pc.hist_addr, pc.varying_addr);
 }

@@ -13,11 +13,11 @@
 // it reads the keys once at bandwidth where the bins cost a shared-memory atomic per key and
 // pass. An invocation there stops reading once every bit of the window varies among its own
 // keys, as no pass can be trivial then: its words are exact only inside the window.
-// Tiles are visited grid-stride; invocations OR in registers (bins: shared-memory atomics, no
-// barrier in the loop); workgroups combine in shared memory, then add their nonzero words and
-// bins to the zeroed global ones, one atomic each.
+// Tiles are visited grid-stride; the counting is common/radix_upfront.glsl's (shared with the
+// CSR build's keys pass).
 #include "vkprim.glsl"
 #include "radix.glsl"
+#include "radix_upfront.glsl"
 
 layout(push_constant) uniform Push {
   uint64_t keys_addr;
@@ -31,26 +31,17 @@ layout(push_constant) uniform Push {
   uint passes;            // <= 8
 } pc;
 
-#if !defined(VARYING_ONLY)
-shared uint s_hist[8u * RADIX_DIGITS];
-#endif
-shared uint s_varying[2u * KEY_WORDS];
-
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
-#if !defined(VARYING_ONLY)
-  for (uint i = lid; i < pc.passes * RADIX_DIGITS; i += WG_SIZE) s_hist[i] = 0u;
-#else
+#if defined(VARYING_ONLY)
   const uint width = pc.end_bit - pc.begin_bit;  // >= 1: the plan dispatches no pass otherwise
   const Key window = (width >= 32u * KEY_WORDS ? ~Key(0) : (Key(1) << width) - Key(1)) << pc.begin_bit;
 #endif
-  if (lid < 2u * KEY_WORDS) s_varying[lid] = 0u;
-  barrier();
+  Upfront u = upfront_begin(pc.passes);
   KeyBuf keys = KeyBuf(pc.keys_addr);
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
-  Key ones = Key(0), zeros = Key(0);  // OR(t), OR(~t) over this invocation's keys
   FOR_EACH_TILE(tile, tiles) {
     const uint64_t base = uint64_t(tile) * tile_items + lid;
     Key key[ITEMS];  // every load of the tile in flight before the first use
@@ -58,36 +49,12 @@ void main() {
       const uint64_t i = base + k * WG_SIZE;
       key[k] = i < n ? keys.v[uint(i)] : Key(0);
     }
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      if (base + k * WG_SIZE < n) {
-        const Key t = radix_transform(key[k], pc.flags);
-        ones |= t;
-        zeros |= ~t;
-#if !defined(VARYING_ONLY)
-        for (uint p = 0u; p < pc.passes; ++p) {
-          const uint shift = pc.begin_bit + 8u * p;
-          atomicAdd(s_hist[p * RADIX_DIGITS + radix_digit(t, shift, min(8u, pc.end_bit - shift))], 1u);
-        }
-#endif
-      }
-    }
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
+      if (base + k * WG_SIZE < n)
+        upfront_count(u, radix_transform(key[k], pc.flags), pc.begin_bit, pc.end_bit, pc.passes);
 #if defined(VARYING_ONLY)
-    if ((ones & zeros & window) == window) break;
+    if ((u.ones & u.zeros & window) == window) break;
 #endif
   }
-#if KEY_WORDS == 1
-  atomicOr(s_varying[0], ones);
-  atomicOr(s_varying[1], zeros);
-#else
-  atomicOr(s_varying[0], uint(ones));
-  atomicOr(s_varying[1], uint(ones >> 32));
-  atomicOr(s_varying[2], uint(zeros));
-  atomicOr(s_varying[3], uint(zeros >> 32));
-#endif
-  barrier();
-  if (lid < 2u * KEY_WORDS && s_varying[lid] != 0u) atomicOr(U32Buf(pc.varying_addr).v[lid], s_varying[lid]);
-#if !defined(VARYING_ONLY)
-  for (uint i = lid; i < pc.passes * RADIX_DIGITS; i += WG_SIZE)
-    if (s_hist[i] != 0u) atomicAdd(U32Buf(pc.hist_addr).v[i], s_hist[i]);
-#endif
+  upfront_end(u, pc.passes, pc.hist_addr, pc.varying_addr);
 }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vkprim/sort.hpp>
 
 namespace vkprim::detail {
 
@@ -46,6 +47,26 @@ inline constexpr uint32_t kRadixUnsigned = 0u;
 inline constexpr uint32_t kRadixSigned = 1u;
 inline constexpr uint32_t kRadixFloat = 2u;
 inline constexpr uint32_t kRadixDescending = 4u;
+
+// A sort's upfront count (common/radix_upfront.glsl) done by the pass that makes the keys (the
+// CSR build's keys pass), so that the sort does not read them again: SortInternals::upfront
+// says where the counts go in the sort's temporary storage (zero `zero` first), and
+// SortInternals::sort_pairs_counted records the sort without its own upfront pass.
+struct RadixUpfront {
+  bool histogram = false;          // onesweep: every pass's histogram too, else the varying bits
+  uint64_t hist = 0, varying = 0;  // addresses in the sort's temporary storage
+  BufferView zero;
+  uint32_t flags = 0, passes = 0;  // the key flags; digit passes over [begin_bit, end_bit)
+};
+struct SortInternals {
+  static RadixUpfront upfront(const RadixSort& s, uint64_t n, BufferView temp, uint32_t begin_bit,
+                              uint32_t end_bit);
+  // sort_pairs for n (host) keys whose upfront count (over the same bits) is already in temp.
+  static Status sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd, BufferView keys_in,
+                                   BufferView values_in, BufferView keys_out,
+                                   BufferView values_out, uint64_t n, BufferView temp,
+                                   uint32_t begin_bit, uint32_t end_bit);
+};
 
 inline constexpr uint32_t kRadixHistogramPushBytes = 52;
 inline constexpr uint32_t kRadixUpsweepPushBytes = 52;

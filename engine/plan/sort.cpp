@@ -133,9 +133,32 @@ struct SortPlan {
     return temp;
   }
 
+  // Where the upfront count of n keys goes in temp (layout(n)), and what is zeroed before it:
+  // the varying bits, and for onesweep the histogram before them and the first pass's state
+  // after them (contiguous).
+  RadixUpfront upfront(uint64_t n, BufferView temp, uint32_t begin_bit, uint32_t end_bit) const {
+    const Layout l = layout(n);
+    const bool onesweep = algorithm(n) == SortAlgorithm::onesweep;
+    RadixUpfront u;
+    u.histogram = onesweep;
+    u.hist = onesweep ? temp.address + l.hist : 0;
+    u.varying = temp.address + l.varying;
+    const uint64_t zero_from = onesweep ? l.hist : l.varying;
+    const uint64_t zero_to = onesweep ? l.state1 : l.varying + kRadixVaryingBytes;
+    u.zero = temp.sub(zero_from, zero_to - zero_from);
+    u.flags = key_flags;
+    u.passes = (end_bit - begin_bit + 7) / 8;
+    return u;
+  }
+  uint32_t upfront_groups(uint64_t n) const {
+    return std::min(grid_groups(*ctx, n, uint32_t(tuning::kRadixHistogramWorkgroup) *
+                                             tuning::kRadixHistogramItems),
+                    tuning::kRadixHistogramGroups);
+  }
+
   Status record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
                 BufferView values_out, const Count& count, BufferView temp_in, uint32_t begin_bit,
-                uint32_t end_bit, bool pairs) const {
+                uint32_t end_bit, bool pairs, bool counted = false) const {
     const uint64_t n = count.n;
     if (pairs && value_bytes == 0)
       return make_error(Errc::invalid_argument,
@@ -181,23 +204,22 @@ struct SortPlan {
       return {};
     }
     const bool onesweep = algorithm(n) == SortAlgorithm::onesweep;
-    const uint64_t hist_addr = onesweep ? temp->address + l.hist : 0;
-    const uint64_t varying_addr = temp->address + l.varying;
+    const RadixUpfront up = upfront(n, *temp, begin_bit, end_bit);
+    const uint64_t hist_addr = up.hist, varying_addr = up.varying;
     const uint64_t counts = temp->address + l.counts;
-    // The varying bits; onesweep: the histogram before them and the first pass's state after.
-    const uint64_t zero_from = onesweep ? l.hist : l.varying;
-    const uint64_t zero_to = onesweep ? l.state1 : l.varying + kRadixVaryingBytes;
-    VKPRIM_TRY(fill->record(cmd, temp->sub(zero_from, zero_to - zero_from), uint32_t(0)));
-    compute_to_compute_barrier(*ctx, cmd);
-    // reduce-then-scan reads the keys once for the varying bits alone; onesweep also counts
-    // every pass's digits (shared-memory atomics per key and pass) for its global offsets.
-    const Pipeline& upfront = onesweep ? histogram : varying;
-    RadixHistogramPush hp{keys_in.address, hist_addr, varying_addr, count_addr,
-                          uint32_t(n), key_flags, begin_bit, end_bit, passes};
-    const uint32_t hgroups =
-        std::min(grid_groups(*ctx, n, upfront.tile_items()), tuning::kRadixHistogramGroups);
-    upfront.dispatch(cmd, &hp, hgroups);
-    compute_to_compute_barrier(*ctx, cmd);
+    if (counted && count.is_device())
+      return make_error(Errc::invalid_argument, "RadixSort: a counted sort takes a host count");
+    if (!counted) {
+      VKPRIM_TRY(fill->record(cmd, up.zero, uint32_t(0)));
+      compute_to_compute_barrier(*ctx, cmd);
+      // reduce-then-scan reads the keys once for the varying bits alone; onesweep also counts
+      // every pass's digits (shared-memory atomics per key and pass) for its global offsets.
+      const Pipeline& pass = onesweep ? histogram : varying;
+      RadixHistogramPush hp{keys_in.address, hist_addr, varying_addr, count_addr,
+                            uint32_t(n), key_flags, begin_bit, end_bit, passes};
+      pass.dispatch(cmd, &hp, upfront_groups(n));
+      compute_to_compute_barrier(*ctx, cmd);
+    }
 
     // Pass p's destinations and digit: the last pass writes keys_out (and values_out); the ones
     // before alternate with the temporary buffers.
@@ -253,6 +275,19 @@ struct SortPlan {
 
   uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
 };
+
+RadixUpfront SortInternals::upfront(const RadixSort& s, uint64_t n, BufferView temp,
+                                    uint32_t begin_bit, uint32_t end_bit) {
+  return s.plan_->upfront(n, temp, begin_bit, end_bit);
+}
+
+Status SortInternals::sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd,
+                                         BufferView keys_in, BufferView values_in,
+                                         BufferView keys_out, BufferView values_out, uint64_t n,
+                                         BufferView temp, uint32_t begin_bit, uint32_t end_bit) {
+  return s.plan_->record(cmd, keys_in, values_in, keys_out, values_out, n, temp, begin_bit,
+                         end_bit, true, true);
+}
 
 }  // namespace detail
 

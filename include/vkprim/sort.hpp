@@ -81,6 +81,7 @@ struct SortOptions {
 
 namespace detail {
 struct SortPlan;
+struct SortInternals;  // the library's own users of the plan (engine/pass/sort.hpp)
 }
 
 class RadixSort {
@@ -109,6 +110,7 @@ class RadixSort {
   ~RadixSort();
 
  private:
+  friend struct detail::SortInternals;
   explicit RadixSort(std::unique_ptr<detail::SortPlan>);
   std::unique_ptr<detail::SortPlan> plan_;
 };

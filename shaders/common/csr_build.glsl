@@ -1,18 +1,18 @@
 // Shared by the CSR construction passes (csr_*.comp): sort keys (row, col) packed as
-// row << col_bits | col into a u32, or a u64 with -DKEY64, and the 1-D grid-stride loop over
-// `n` items (n < 2^31).
+// row << col_bits | col into a u32, or a u64 with -DKEY64 (the radix sort's key types), and
+// the 1-D grid-stride loop over `n` items (n < 2^31).
 #ifndef VKPRIM_CSR_BUILD_GLSL
 #define VKPRIM_CSR_BUILD_GLSL
 
 #if defined(KEY64)
-#define KEY uint64_t
+#define KEY_WORDS 2
 #define KEY_BYTES 8ul
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer KeyBuf { uint64_t v[]; };
 #else
-#define KEY uint
+#define KEY_WORDS 1
 #define KEY_BYTES 4ul
-layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { uint v[]; };
 #endif
+#include "radix.glsl"  // Key and KeyBuf: the radix sort's keys
+#define KEY Key
 KEY key_at(uint64_t base, uint i) { return KeyBuf(base + uint64_t(i) * KEY_BYTES).v[0]; }
 
 #define FOR_EACH_ITEM(i, n)                                                        \

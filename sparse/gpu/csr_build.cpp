@@ -13,6 +13,7 @@
 
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
+#include "pass/sort.hpp"
 #include "plan/tuning.hpp"
 
 namespace vkprim::sparse {
@@ -23,6 +24,7 @@ using vkprim::detail::align16;
 using vkprim::detail::ContextImpl;
 using vkprim::detail::grid_groups;
 using vkprim::detail::Pipeline;
+using vkprim::detail::SortInternals;
 
 namespace {
 uint32_t bits_for(uint64_t extent) {
@@ -30,8 +32,8 @@ uint32_t bits_for(uint64_t extent) {
 }
 
 struct KeysPush {
-  uint64_t rows, cols, keys, status;
-  uint32_t n, nrows, ncols, col_bits;
+  uint64_t rows, cols, keys, status, hist, varying;
+  uint32_t n, nrows, ncols, col_bits, sort_flags, end_bit, passes;
 };
 struct CompactPush {
   uint64_t keys, vals, col_out, val_out, row_ptr, gaps, nnz, state;
@@ -60,7 +62,9 @@ constexpr uint64_t kRowGapSerial = 64, kRowGapGroups = 1024;
 }  // namespace
 
 struct CsrBuildLayout {
-  // state and the gap list's header are adjacent: one fill zeroes both.
+  // gaps, state and the sort's temporary storage (work) are adjacent, in this order: one fill
+  // zeroes the gap list's header, the compaction's state and what the sort's upfront count
+  // needs zeroed (at the start of work).
   uint64_t keys_in = 0, keys = 0, vals = 0, state = 0, gaps = 0, gap_capacity = 0, work = 0,
            total = 0;
 };
@@ -69,7 +73,8 @@ struct CsrBuildPlan {
   const ContextImpl* ctx = nullptr;
   ValueType type = ValueType::f32;
   uint32_t esz = 4;
-  Pipeline keys[2], compact[2], row_ptr[2], expand[2];  // [0]: 32-bit, [1]: 64-bit
+  // [0]: 32-bit, [1]: 64-bit; keys: with onesweep's histogram, keys_varying: the varying bits
+  Pipeline keys[2], keys_varying[2], compact[2], row_ptr[2], expand[2];
   std::optional<RadixSort> sort32, sort64;  // keys u32 / u64, the values (esz bytes) as payload
   uint32_t spin_limit = 0, stall_period = 0;
   std::optional<Fill> fill;
@@ -92,10 +97,10 @@ struct CsrBuildPlan {
     L.keys_in = take(n * kb);
     L.keys = take(n * kb);
     L.vals = take(n * esz);
-    L.state = take(compact_state_bytes(n));
     // Runs of more than kRowGapSerial rows are disjoint ranges of the rows + 1 row pointers.
     L.gap_capacity = (rows + 1) / (kRowGapSerial + 1) + 1;
     L.gaps = take(16 + 16 * L.gap_capacity);
+    L.state = take(compact_state_bytes(n));
     L.work = take((k64 ? sort64 : sort32)->temp_bytes(n));
     L.total = at;
     return L;
@@ -154,24 +159,34 @@ struct CsrBuildPlan {
     const int rw = out.row_ptr_64 ? 1 : 0;
     const auto& c = *ctx;
 
+    const RadixSort& sort = k64 ? *sort64 : *sort32;
+    const uint32_t end_bit = std::max(rb + cb, 1u);
+    const BufferView work = sub(L.work, L.total - L.work);
+    const vkprim::detail::RadixUpfront up = SortInternals::upfront(sort, n, work, 0, end_bit);
     compute_to_compute_barrier(c, cmd);
     VKPRIM_TRY(fill->record(cmd, counts.sub(0, 8), uint32_t(0)));
-    VKPRIM_TRY(fill->record(cmd, sub(L.state, L.gaps + 16 - L.state), uint32_t(0)));
     if (n == 0) {
       VKPRIM_TRY(fill->record(cmd, out.row_ptr.sub(0, (out.rows + 1) * (out.row_ptr_64 ? 8 : 4)),
                               uint32_t(0)));
       return {};
     }
+    // The gap list's header, the compaction's state and the sort's upfront counts (L's order).
+    VKPRIM_TRY(fill->record(cmd, sub(L.gaps, up.zero.address + up.zero.size - (base + L.gaps)),
+                            uint32_t(0)));
     compute_to_compute_barrier(c, cmd);
-    KeysPush kp{coo_rows.address, coo_cols.address,   base + L.keys_in,   counts.address + 4,
-                uint32_t(n),      uint32_t(out.rows), uint32_t(out.cols), cb};
-    keys[k64].dispatch(cmd, &kp, grid_groups(c, n, keys[k64].tile_items()));
-    compute_to_compute_barrier(c, cmd);
-    const RadixSort& sort = k64 ? *sort64 : *sort32;
+    // The keys, counted for the sort as they are made (so it does not read them again).
+    KeysPush kp{coo_rows.address, coo_cols.address, base + L.keys_in, counts.address + 4,
+                up.hist,          up.varying,       uint32_t(n),      uint32_t(out.rows),
+                uint32_t(out.cols), cb,             up.flags,         end_bit,
+                up.passes};
+    const Pipeline& kpass = up.histogram ? keys[k64] : keys_varying[k64];
+    kpass.dispatch(cmd, &kp,
+                   std::min(grid_groups(c, n, kpass.tile_items()),
+                            vkprim::detail::tuning::kRadixHistogramGroups));
     // The values travel with their keys (no permutation, no gather afterwards).
-    VKPRIM_TRY(sort.sort_pairs(cmd, sub(L.keys_in, n * kb), coo_values.sub(0, n * esz),
-                               sub(L.keys, n * kb), sub(L.vals, n * esz), n,
-                               sub(L.work, L.total - L.work), 0, std::max(rb + cb, 1u)));
+    VKPRIM_TRY(SortInternals::sort_pairs_counted(sort, cmd, sub(L.keys_in, n * kb),
+                                                 coo_values.sub(0, n * esz), sub(L.keys, n * kb),
+                                                 sub(L.vals, n * esz), n, work, 0, end_bit));
     compute_to_compute_barrier(c, cmd);
     CompactPush cp{base + L.keys,
                    base + L.vals,
@@ -260,6 +275,8 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
       std::string name;
       uint32_t bytes;
     } list[] = {{&plan->keys[w], "csr_keys" + k, uint32_t(sizeof(detail::KeysPush))},
+                {&plan->keys_varying[w], "csr_keys_varying" + k,
+                 uint32_t(sizeof(detail::KeysPush))},
                 {&plan->compact[w], "csr_compact_" + t + k, uint32_t(sizeof(detail::CompactPush))},
                 {&plan->row_ptr[w], "csr_row_ptr" + r, uint32_t(sizeof(detail::RowPtrPush))},
                 {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
@@ -276,6 +293,7 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
   so.use_subgroup_ops = o.use_subgroup_ops;
   so.debug_stall_period = o.debug_stall_period;
   so.spin_limit = o.spin_limit;
+  so.algorithm = o.sort_algorithm;
   auto s32 = RadixSort::create(context, ValueType::u32, so);
   if (!s32) return s32.error();
   plan->sort32 = std::move(*s32);

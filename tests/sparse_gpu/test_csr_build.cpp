@@ -69,8 +69,9 @@ CooMatrix rounded_to(const CooMatrix& m, bool f32) {
 // Builders are created once per (value type, options) (pipeline creation is the slow part on
 // lavapipe).
 CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}) {
-  static std::map<std::tuple<int, bool, uint32_t, uint32_t>, CsrBuilder> builders;
-  const auto key = std::make_tuple(int(t), b.use_subgroup_ops, b.debug_stall_period, b.spin_limit);
+  static std::map<std::tuple<int, bool, uint32_t, uint32_t, int>, CsrBuilder> builders;
+  const auto key = std::make_tuple(int(t), b.use_subgroup_ops, b.debug_stall_period, b.spin_limit,
+                                   int(b.sort_algorithm));
   auto it = builders.find(key);
   if (it == builders.end())
     it = builders.emplace(key, CsrBuilder::create(test::gpu().context(), t, b).value()).first;
@@ -149,16 +150,42 @@ TEST_CASE("GPU CSR build without subgroup operations, and long duplicate runs",
 
 TEST_CASE("GPU CSR build: compaction tiles that never publish (the look-back's fallback)",
           "[csr_build][fallback]") {
-  // Every third tile of the compaction (and of a onesweep sort) never publishes its count, and
-  // its successors give up after one re-read: they must count its run ends themselves.
+  // Every third tile of the compaction and of the (onesweep) sort never publishes its count,
+  // and its successors give up after one re-read: they must count its run ends (digits)
+  // themselves.
   CsrBuildOptions stalled;
   stalled.debug_stall_period = 3;
   stalled.spin_limit = 1;
+  stalled.sort_algorithm = SortAlgorithm::onesweep;
   auto shapes = test::generated_shapes();
   shapes.push_back({"duplicate runs", duplicate_runs_matrix()});
   for (const auto& s : shapes) {
     const CsrMatrix a = check_build<float>(s.m, s.name);
     const CsrMatrix b = check_build<float>(s.m, s.name + " stalled", false, stalled);
+    REQUIRE(a.row_offsets == b.row_offsets);
+    REQUIRE(a.col_indices == b.col_indices);
+    REQUIRE(a.real_values == b.real_values);
+  }
+}
+
+TEST_CASE("GPU CSR build with either sort algorithm: the keys pass counts for both",
+          "[csr_build][sort]") {
+  // The keys pass does the sort's upfront count: onesweep's histogram of every digit, or
+  // reduce-then-scan's varying bits alone; both sorts must give the same CSR, with u32 and with
+  // u64 keys (2^20 x 2^20: 40 key bits, 5 digit passes).
+  auto shapes = test::generated_shapes();
+  shapes.push_back({"duplicate runs", duplicate_runs_matrix()});
+  CooMatrix wide = test::empty_matrix(int64_t(1) << 20, int64_t(1) << 20);
+  for (uint64_t k = 0; k < 30000; ++k)
+    test::add_entry(wide, test::hash32(k % 12000, 43) % wide.rows,
+                    test::hash32(k % 12000, 44) % wide.cols, test::value_at(k, 45));
+  shapes.push_back({"wide keys", wide});
+  for (const auto& s : shapes) {
+    CsrBuildOptions one, rts;
+    one.sort_algorithm = SortAlgorithm::onesweep;
+    rts.sort_algorithm = SortAlgorithm::reduce_then_scan;
+    const CsrMatrix a = check_build<float>(s.m, s.name + " onesweep", false, one);
+    const CsrMatrix b = check_build<float>(s.m, s.name + " reduce-then-scan", false, rts);
     REQUIRE(a.row_offsets == b.row_offsets);
     REQUIRE(a.col_indices == b.col_indices);
     REQUIRE(a.real_values == b.real_values);

@@ -23,6 +23,7 @@
 #include <vkprim/buffer.hpp>
 #include <vkprim/runtime.hpp>
 #include <vkprim/sparse/coo.hpp>
+#include <vkprim/sort.hpp>
 #include <vkprim/sparse/device_csr.hpp>
 
 namespace vkprim::sparse {
@@ -35,6 +36,9 @@ struct CsrBuildOptions {
   // spin_limit bounds the re-reads of a stalled predecessor before falling back (0: default).
   uint32_t debug_stall_period = 0;
   uint32_t spin_limit = 0;
+  // The radix sort's algorithm (SortOptions::algorithm): automatic is the sort's own choice
+  // for the build's keys; either gives the same CSR.
+  SortAlgorithm sort_algorithm = SortAlgorithm::automatic;
 };
 
 namespace detail {
