@@ -13,8 +13,10 @@
 // every row that starts at o: the rows after that previous entry's row up to its own (all empty
 // but its own), row_ptr[r] = o. A run of at most ROW_GAP_SERIAL such rows is written here; a
 // longer one goes to the gap list for csr_row_ptr.comp, which spreads it over a workgroup. The
-// last run also covers the rows after its own (= the entry count) and writes the entry count to
-// nnz. n >= 1 (the host handles an empty build).
+// last run also covers the rows after its own (= the entry count) and writes the build's counts:
+// the entry count and the keys pass's status word (kept in the gap list's header, which the
+// host zeroed with the rest of the temporary storage, so the caller's counts need no fill).
+// n >= 1 (the host handles an empty build).
 //
 // Ranks without subgroup operations (one build for every device): entries are read striped
 // (entry e of the tile is item e / WG_SIZE of invocation e % WG_SIZE), run ends set their bit in
@@ -27,8 +29,9 @@
 
 layout(push_constant) uniform Push {
   uint64_t keys_addr, vals_addr, col_out_addr, val_out_addr, row_ptr_addr;
-  uint64_t gaps_addr;   // u32 count (zeroed), 3 words, then uvec4 (first row, end row, value, 0)
-  uint64_t nnz_addr;
+  uint64_t gaps_addr;   // u32 count, u32 status (both zeroed), 2 words, then uvec4 (first row,
+                        // end row, value, 0)
+  uint64_t counts_addr; // out: u32 entry count, u32 status
   uint64_t state_addr;  // tile state, zeroed
   uint n, col_bits, rows;
   uint row_ptr_64;      // nonzero: u64 row pointer entries
@@ -90,7 +93,8 @@ void emit(uint i, KEY k, uint o) {
   rows_start_at(h == 0u ? 0u : uint(before >> pc.col_bits) + 1u, row + 1u, o);
   if (i + 1u == pc.n) {
     rows_start_at(row + 1u, pc.rows + 1u, o + 1u);
-    U32Buf(pc.nnz_addr).v[0] = o + 1u;
+    U32Buf(pc.counts_addr).v[0] = o + 1u;
+    U32Buf(pc.counts_addr).v[1] = U32Buf(pc.gaps_addr).v[1];
   }
 }
 

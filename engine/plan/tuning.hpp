@@ -51,7 +51,12 @@ inline constexpr uint32_t kSpinLimit = 256;
 // lanes need 32 KiB of counters: lavapipe), 256 x 16, then 512 x 4 (RadixSort::create). The
 // upfront pass (radix_histogram.comp: the varying key bits, and onesweep's histogram) visits
 // tiles of kRadixHistogramWorkgroup x kRadixHistogramItems grid-stride with at most
-// kRadixHistogramGroups workgroups.
+// kRadixHistogramGroups workgroups, as does the CSR build's keys pass, which counts for the sort
+// (tiles of 256 x 4 there). Each workgroup adds its bins to the global ones by atomics, so more
+// workgroups cost more: H100 (docs/benchmarks.md, session 8), onesweep histogram of 2^23 u64
+// keys 0.058-0.063 ms with 2048 workgroups of 256 x 4..16 against 0.109 with 8192; the CSR
+// keys pass of arrow (12.6 M u64 keys) 0.095 ms at 256 x 4 x 2048 against 0.104 at 256 x 2,
+// 0.119 at 256 x 1, 0.109 at 256 x 8, and 0.24-0.82 uncapped.
 // Downsweep ranking (shaders/radix_downsweep.comp):
 //   _sg: match-based multisplit (Onesweep): subgroup-striped loads, eight ballots per key,
 //        per-subgroup 16-bit digit counters, keys and values staged through shared memory in

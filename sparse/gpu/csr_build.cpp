@@ -36,7 +36,7 @@ struct KeysPush {
   uint32_t n, nrows, ncols, col_bits, sort_flags, end_bit, passes;
 };
 struct CompactPush {
-  uint64_t keys, vals, col_out, val_out, row_ptr, gaps, nnz, state;
+  uint64_t keys, vals, col_out, val_out, row_ptr, gaps, counts, state;
   uint32_t n, col_bits, rows, row_ptr_64, spin_limit, stall_period;
 };
 struct RowPtrPush {
@@ -164,18 +164,20 @@ struct CsrBuildPlan {
     const BufferView work = sub(L.work, L.total - L.work);
     const vkprim::detail::RadixUpfront up = SortInternals::upfront(sort, n, work, 0, end_bit);
     compute_to_compute_barrier(c, cmd);
-    VKPRIM_TRY(fill->record(cmd, counts.sub(0, 8), uint32_t(0)));
     if (n == 0) {
+      VKPRIM_TRY(fill->record(cmd, counts.sub(0, 8), uint32_t(0)));
       VKPRIM_TRY(fill->record(cmd, out.row_ptr.sub(0, (out.rows + 1) * (out.row_ptr_64 ? 8 : 4)),
                               uint32_t(0)));
       return {};
     }
-    // The gap list's header, the compaction's state and the sort's upfront counts (L's order).
+    // The gap list's header (its count, and the status word that the compaction copies to
+    // counts[1] with the entry count), the compaction's state and the sort's upfront counts
+    // (L's order).
     VKPRIM_TRY(fill->record(cmd, sub(L.gaps, up.zero.address + up.zero.size - (base + L.gaps)),
                             uint32_t(0)));
     compute_to_compute_barrier(c, cmd);
     // The keys, counted for the sort as they are made (so it does not read them again).
-    KeysPush kp{coo_rows.address, coo_cols.address, base + L.keys_in, counts.address + 4,
+    KeysPush kp{coo_rows.address, coo_cols.address, base + L.keys_in, base + L.gaps + 4,
                 up.hist,          up.varying,       uint32_t(n),      uint32_t(out.rows),
                 uint32_t(out.cols), cb,             up.flags,         end_bit,
                 up.passes};
