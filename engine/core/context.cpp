@@ -338,7 +338,8 @@ DeviceCaps query_caps(const InstanceFns& vki, VkPhysicalDevice pd, uint32_t queu
   c.max_memory_allocation_size = m3.maxMemoryAllocationSize;
   c.max_buffer_size = v13 ? m4.maxBufferSize : m3.maxMemoryAllocationSize;
   c.max_shared_memory = base.limits.maxComputeSharedMemorySize;
-  c.max_workgroup_invocations = base.limits.maxComputeWorkGroupInvocations;
+  c.max_workgroup_invocations = std::min(base.limits.maxComputeWorkGroupInvocations,
+                                         base.limits.maxComputeWorkGroupSize[0]);
   for (int i = 0; i < 3; ++i) c.max_workgroup_count[i] = base.limits.maxComputeWorkGroupCount[i];
   c.max_push_constants = base.limits.maxPushConstantsSize;
 

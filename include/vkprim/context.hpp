@@ -39,7 +39,7 @@ struct DeviceCaps {
   uint64_t max_memory_allocation_size = 0;
   uint64_t max_buffer_size = 0;             // maintenance4, else max_memory_allocation_size
   uint32_t max_shared_memory = 0;           // maxComputeSharedMemorySize, bytes
-  uint32_t max_workgroup_invocations = 0;
+  uint32_t max_workgroup_invocations = 0;   // of a 1-D workgroup (also maxComputeWorkGroupSize[0])
   uint32_t max_workgroup_count[3] = {0, 0, 0};
   uint32_t max_push_constants = 0;
 

@@ -47,13 +47,22 @@ struct ExpandPush {
   uint32_t nnz, rows;
 };
 constexpr uint32_t kWg = 256, kItems = 4;
-// The compaction's tile: kWg x kCompactItems entries (FIXED_ITEMS in shaders/CMakeLists.txt).
-constexpr uint32_t kCompactItems = 8;
-constexpr uint64_t kCompactTile = uint64_t(kWg) * kCompactItems;
+// The compaction's tile: kCompactWg x kCompactItems entries (FIXED_ITEMS in
+// shaders/CMakeLists.txt), with smaller workgroups where the device's are (down to 128, which
+// every device has). H100 (docs/benchmarks.md, session 8), compaction pass against 256 x 8:
+// 512 x 8 arrow 0.182 -> 0.176 ms, sparse_rows 0.210 -> 0.206, short_k2 0.460 -> 0.436;
+// 128 x 8 0.194 / 0.222 / 0.489; 1024 x 8 0.219 / 0.258 / 0.559. (Session 7, H200: 256 x 16
+// and 256 x 4 were slower than 256 x 8.)
+constexpr uint32_t kCompactWg = 512, kCompactItems = 8;
+uint32_t compact_workgroup(const ContextImpl& c) {
+  uint32_t wg = kCompactWg;
+  while (wg > 128 && wg > c.caps.max_workgroup_invocations) wg /= 2;
+  return wg;
+}
 // Tile state of the compaction: 4 header words, then 4 words per tile (common/tile_state.glsl
 // with one-word counts).
-constexpr uint64_t compact_state_bytes(uint64_t n) {
-  return 16 + 16 * ((n + kCompactTile - 1) / kCompactTile);
+constexpr uint64_t compact_state_bytes(uint64_t n, uint64_t tile) {
+  return 16 + 16 * ((n + tile - 1) / tile);
 }
 // The compaction writes a run of at most this many row pointers that start at one entry itself
 // (csr_compact.comp's ROW_GAP_SERIAL); a longer run goes to a list that csr_row_ptr.comp
@@ -77,9 +86,11 @@ struct CsrBuildPlan {
   Pipeline keys[2], keys_varying[2], compact[2], row_ptr[2], expand[2];
   std::optional<RadixSort> sort32, sort64;  // keys u32 / u64, the values (esz bytes) as payload
   uint32_t spin_limit = 0, stall_period = 0;
+  uint32_t compact_wg = kCompactWg;  // compact_workgroup()
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
+  uint64_t compact_tile() const { return uint64_t(compact_wg) * kCompactItems; }
   static bool wide_keys(uint64_t rows, uint64_t cols) {
     const uint32_t cb = bits_for(cols);
     return bits_for(rows) + cb > 32 || cb >= 32;
@@ -100,7 +111,7 @@ struct CsrBuildPlan {
     // Runs of more than kRowGapSerial rows are disjoint ranges of the rows + 1 row pointers.
     L.gap_capacity = (rows + 1) / (kRowGapSerial + 1) + 1;
     L.gaps = take(16 + 16 * L.gap_capacity);
-    L.state = take(compact_state_bytes(n));
+    L.state = take(compact_state_bytes(n, compact_tile()));
     L.work = take((k64 ? sort64 : sort32)->temp_bytes(n));
     L.total = at;
     return L;
@@ -205,7 +216,7 @@ struct CsrBuildPlan {
                    spin_limit,
                    stall_period};
     // One workgroup per tile (tile ids come from the state's counter, so any grid shape works).
-    const auto [gx, gy] = vkprim::detail::grid_2d(c, (n + kCompactTile - 1) / kCompactTile);
+    const auto [gx, gy] = vkprim::detail::grid_2d(c, (n + compact_tile() - 1) / compact_tile());
     compact[k64].dispatch(cmd, &cp, gx, gy);
     compute_to_compute_barrier(c, cmd);
     RowPtrPush pp{base + L.gaps, out.row_ptr.address};
@@ -269,6 +280,7 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
   plan->ctx = &ctx;
   plan->type = type;
   plan->esz = uint32_t(size_of(type));
+  plan->compact_wg = detail::compact_workgroup(ctx);
   const std::string t = to_string(type);
   for (int w = 0; w < 2; ++w) {
     const std::string k = w ? "_k64" : "_k32", r = w ? "_r64" : "_r32";
@@ -283,7 +295,9 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
                 {&plan->row_ptr[w], "csr_row_ptr" + r, uint32_t(sizeof(detail::RowPtrPush))},
                 {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
     for (auto& e : list) {
-      auto p = detail::Pipeline::create_variant(ctx, e.name, e.bytes, detail::kWg, detail::kItems);
+      const bool compaction = e.dst == &plan->compact[w];
+      auto p = detail::Pipeline::create_variant(
+          ctx, e.name, e.bytes, compaction ? plan->compact_wg : detail::kWg, detail::kItems);
       if (!p) return p.error();
       *e.dst = std::move(*p);
     }
