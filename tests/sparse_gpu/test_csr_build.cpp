@@ -78,6 +78,13 @@ CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}) {
   return it->second;
 }
 
+// The same CSR, bit for bit.
+void require_identical(const CsrMatrix& a, const CsrMatrix& b) {
+  REQUIRE(a.row_offsets == b.row_offsets);
+  REQUIRE(a.col_indices == b.col_indices);
+  REQUIRE(a.real_values == b.real_values);
+}
+
 // Builds m with `b` (twice: the two results must be bit-identical), compares it and its
 // transpose with Eigen, and returns the CSR for comparisons across options.
 template <class T>
@@ -95,9 +102,7 @@ CsrMatrix check_build(const CooMatrix& m, const std::string& name, bool force64 
   const CsrMatrix got = a.download(rt).value();
   check_same<T>(want, got, name + " CSR");
   const CsrMatrix again = build_csr(rt, builder, m, o).value().download(rt).value();
-  REQUIRE(again.row_offsets == got.row_offsets);
-  REQUIRE(again.col_indices == got.col_indices);
-  REQUIRE(again.real_values == got.real_values);
+  require_identical(again, got);
   // The transpose (CSC) against Eigen's transpose (no duplicates left: values move unchanged).
   const DeviceCsr at = transpose(rt, builder, a).value();
   const EigenCsrOf<T> want_t = EigenCsrOf<T>(want.transpose());
@@ -123,6 +128,23 @@ CooMatrix duplicate_runs_matrix() {
   return m;
 }
 
+// 2^20 x 2^20 needs 40 key bits (u64 keys, 5 digit passes), with scattered duplicates.
+CooMatrix wide_keys_matrix() {
+  CooMatrix m = test::empty_matrix(int64_t(1) << 20, int64_t(1) << 20);
+  for (uint64_t k = 0; k < 50000; ++k)
+    test::add_entry(m, test::hash32(k % 20000, 40) % m.rows, test::hash32(k % 20000, 41) % m.cols,
+                    test::value_at(k, 42));
+  return m;
+}
+
+// The generated shapes, the long duplicate runs and the wide keys.
+std::vector<test::Shape> build_shapes() {
+  auto shapes = test::generated_shapes();
+  shapes.push_back({"duplicate runs", duplicate_runs_matrix()});
+  shapes.push_back({"wide keys", wide_keys_matrix()});
+  return shapes;
+}
+
 }  // namespace
 
 TEST_CASE("GPU CSR build equals Eigen's setFromTriplets on every generated shape", "[csr_build]") {
@@ -136,14 +158,13 @@ TEST_CASE("GPU CSR build equals Eigen's setFromTriplets on every generated shape
 TEST_CASE("GPU CSR build without subgroup operations, and long duplicate runs",
           "[csr_build][runs]") {
   const bool f64 = test::gpu().caps().shader_float64;
-  auto shapes = test::generated_shapes();
-  shapes.push_back({"duplicate runs", duplicate_runs_matrix()});
+  const auto shapes = build_shapes();
   CsrBuildOptions no_subgroups;
   no_subgroups.use_subgroup_ops = false;
   for (const auto& s : shapes) {
     const CsrMatrix a = check_build<float>(s.m, s.name);
     const CsrMatrix b = check_build<float>(s.m, s.name + " no subgroups", false, no_subgroups);
-    REQUIRE(a.real_values == b.real_values);
+    require_identical(a, b);
     if (f64) check_build<double>(s.m, s.name + " f64 no subgroups", true, no_subgroups);
   }
 }
@@ -157,14 +178,11 @@ TEST_CASE("GPU CSR build: compaction tiles that never publish (the look-back's f
   stalled.debug_stall_period = 3;
   stalled.spin_limit = 1;
   stalled.sort_algorithm = SortAlgorithm::onesweep;
-  auto shapes = test::generated_shapes();
-  shapes.push_back({"duplicate runs", duplicate_runs_matrix()});
+  const auto shapes = build_shapes();
   for (const auto& s : shapes) {
     const CsrMatrix a = check_build<float>(s.m, s.name);
     const CsrMatrix b = check_build<float>(s.m, s.name + " stalled", false, stalled);
-    REQUIRE(a.row_offsets == b.row_offsets);
-    REQUIRE(a.col_indices == b.col_indices);
-    REQUIRE(a.real_values == b.real_values);
+    require_identical(a, b);
   }
 }
 
@@ -172,35 +190,22 @@ TEST_CASE("GPU CSR build with either sort algorithm: the keys pass counts for bo
           "[csr_build][sort]") {
   // The keys pass does the sort's upfront count: onesweep's histogram of every digit, or
   // reduce-then-scan's varying bits alone; both sorts must give the same CSR, with u32 and with
-  // u64 keys (2^20 x 2^20: 40 key bits, 5 digit passes).
-  auto shapes = test::generated_shapes();
-  shapes.push_back({"duplicate runs", duplicate_runs_matrix()});
-  CooMatrix wide = test::empty_matrix(int64_t(1) << 20, int64_t(1) << 20);
-  for (uint64_t k = 0; k < 30000; ++k)
-    test::add_entry(wide, test::hash32(k % 12000, 43) % wide.rows,
-                    test::hash32(k % 12000, 44) % wide.cols, test::value_at(k, 45));
-  shapes.push_back({"wide keys", wide});
+  // u64 keys.
+  const auto shapes = build_shapes();
   for (const auto& s : shapes) {
     CsrBuildOptions one, rts;
     one.sort_algorithm = SortAlgorithm::onesweep;
     rts.sort_algorithm = SortAlgorithm::reduce_then_scan;
     const CsrMatrix a = check_build<float>(s.m, s.name + " onesweep", false, one);
     const CsrMatrix b = check_build<float>(s.m, s.name + " reduce-then-scan", false, rts);
-    REQUIRE(a.row_offsets == b.row_offsets);
-    REQUIRE(a.col_indices == b.col_indices);
-    REQUIRE(a.real_values == b.real_values);
+    require_identical(a, b);
   }
 }
 
 TEST_CASE("GPU CSR build with a forced 64-bit row pointer and wide (u64) keys",
           "[csr_build][rowptr64]") {
   for (const auto& s : test::generated_shapes()) check_build<float>(s.m, s.name + " r64", true);
-  // 2^20 x 2^20 needs 40 key bits: the u64 key path, with scattered duplicates.
-  CooMatrix m = test::empty_matrix(int64_t(1) << 20, int64_t(1) << 20);
-  for (uint64_t k = 0; k < 50000; ++k)
-    test::add_entry(m, test::hash32(k % 20000, 40) % m.rows, test::hash32(k % 20000, 41) % m.cols,
-                    test::value_at(k, 42));
-  check_build<float>(m, "wide keys");
+  check_build<float>(wide_keys_matrix(), "wide keys");
 }
 
 TEST_CASE("GPU-built CSR feeds SpMV", "[csr_build][spmv]") {
