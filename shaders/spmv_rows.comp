@@ -47,6 +47,12 @@ layout(push_constant) uniform Push {
 #if !defined(SUBGROUP)
 shared T s_part[gl_WorkGroupSize.x];
 #endif
+#if defined(WINDOW)
+#include "counts_scan.glsl"
+#define WINDOW_RUN 4u                    // rows looked at per invocation
+#define WINDOW_ROWS (WG_SIZE * WINDOW_RUN)  // rows per workgroup
+shared uint s_list[WINDOW_ROWS];         // the window's non-empty rows (offsets in the window)
+#endif
 
 #if defined(SUBGROUP)
 // Relative shuffle of T as 32-bit words (no 64-bit subgroup types needed for f64).
@@ -87,25 +93,22 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
     if (c[u] < pc.cols) acc += a[u] * xv[u];
 }
 
-void main() {
+// y[row] from the row's sum (every row, empty ones included, goes through here).
+void write_y(uint64_t row, T acc) {
+  TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
+  const T alpha = T_FROM_BITS(pc.alpha_bits);
+  if ((pc.flags & 1u) != 0u) {
+    yb.v[0] = alpha * acc;
+  } else {
+    const T beta = T_FROM_BITS(pc.beta_bits);
+    yb.v[0] = alpha * acc + beta * yb.v[0];
+  }
+}
+
+// The lane group `slot` of the workgroup (L = 2^lane_shift lanes) sums row `row` (nothing when
+// !live) and its lane 0 writes y. Called by every invocation in uniform control flow.
+void sum_row(uint64_t row, bool live, uint lane) {
   const uint L = 1u << pc.lane_shift;
-  const uint rows_per_group = WG_SIZE >> pc.lane_shift;
-  const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  // Surplus workgroups of a 2-D grid: the whole workgroup leaves (uniform).
-  if (uint64_t(group) * rows_per_group >= uint64_t(pc.rows)) return;
-
-#if defined(SUBGROUP)
-  // Lane groups never straddle subgroups: L divides the subgroup size.
-  const uint slot = gl_SubgroupID * (gl_SubgroupSize >> pc.lane_shift) +
-                    (gl_SubgroupInvocationID >> pc.lane_shift);
-  const uint lane = gl_SubgroupInvocationID & (L - 1u);
-#else
-  const uint slot = gl_LocalInvocationID.x >> pc.lane_shift;
-  const uint lane = gl_LocalInvocationID.x & (L - 1u);
-#endif
-  const uint64_t row = uint64_t(group) * rows_per_group + slot;
-  const bool live = row < uint64_t(pc.rows);
-
   uint64_t begin = 0ul, end = 0ul;
   if (live) {
     begin = row_ptr_at(pc.row_ptr_addr, row);
@@ -159,16 +162,59 @@ void main() {
     barrier();
   }
   acc = s_part[lid];
+  barrier();  // s_part is read before a next call overwrites it
 #endif
 
-  if (live && !is_long && lane == 0u) {
-    TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
-    const T alpha = T_FROM_BITS(pc.alpha_bits);
-    if ((pc.flags & 1u) != 0u) {
-      yb.v[0] = alpha * acc;
-    } else {
-      const T beta = T_FROM_BITS(pc.beta_bits);
-      yb.v[0] = alpha * acc + beta * yb.v[0];
+  if (live && !is_long && lane == 0u) write_y(row, acc);
+}
+
+void main() {
+  const uint L = 1u << pc.lane_shift;
+  const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+#if defined(SUBGROUP)
+  // Lane groups never straddle subgroups: L divides the subgroup size.
+  const uint slot = gl_SubgroupID * (gl_SubgroupSize >> pc.lane_shift) +
+                    (gl_SubgroupInvocationID >> pc.lane_shift);
+  const uint lane = gl_SubgroupInvocationID & (L - 1u);
+#else
+  const uint slot = gl_LocalInvocationID.x >> pc.lane_shift;
+  const uint lane = gl_LocalInvocationID.x & (L - 1u);
+#endif
+  const uint rows_per_pass = WG_SIZE >> pc.lane_shift;
+#if defined(WINDOW)
+  // Window mode: the workgroup's window of WINDOW_ROWS rows; invocation i looks at rows
+  // [i * WINDOW_RUN, (i + 1) * WINDOW_RUN) of it, writes y of the empty ones (a zero sum) and
+  // counts the others; one exclusive scan of the counts lists the non-empty rows in row order,
+  // and the lane groups take them rows_per_pass at a time.
+  const uint64_t window = uint64_t(group) * WINDOW_ROWS;
+  if (window >= uint64_t(pc.rows)) return;  // surplus workgroups of a 2-D grid (uniform)
+  const uint lid = gl_LocalInvocationID.x;
+  const uint64_t first = window + uint64_t(lid) * WINDOW_RUN;
+  uint nonempty = 0u;  // bit j: row first + j has entries
+  uint64_t prev = first < uint64_t(pc.rows) ? row_ptr_at(pc.row_ptr_addr, first) : 0ul;
+  [[unroll]] for (uint j = 0u; j < WINDOW_RUN; ++j) {
+    const uint64_t r = first + j;
+    if (r < uint64_t(pc.rows)) {
+      const uint64_t next = row_ptr_at(pc.row_ptr_addr, r + 1ul);
+      if (next == prev) write_y(r, T(0));
+      else nonempty |= 1u << j;
+      prev = next;
     }
   }
+  uvec2 total;
+  uint at = counts_exclusive_scan(uvec2(bitCount(nonempty), 0u), total).x;
+  for (uint j = 0u; j < WINDOW_RUN; ++j)
+    if ((nonempty & (1u << j)) != 0u) s_list[at++] = lid * WINDOW_RUN + j;
+  barrier();
+  const uint count = total.x;  // uniform
+  for (uint base = 0u; base < count; base += rows_per_pass) {
+    const bool live = base + slot < count;
+    sum_row(window + (live ? s_list[base + slot] : 0u), live, lane);
+  }
+#else
+  // Surplus workgroups of a 2-D grid: the whole workgroup leaves (uniform).
+  if (uint64_t(group) * rows_per_pass >= uint64_t(pc.rows)) return;
+  const uint64_t row = uint64_t(group) * rows_per_pass + slot;
+  sum_row(row, row < uint64_t(pc.rows), lane);
+#endif
 }

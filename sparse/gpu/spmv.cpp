@@ -78,9 +78,11 @@ struct SpmvPlan {
   bool has_merge() const { return kernel != SpmvKernel::rows && kernel != SpmvKernel::stream; }
   bool has_split() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::split; }
   bool has_rows() const { return has_split() || kernel == SpmvKernel::rows; }
+  // The row kernel over windows that skip empty rows: only an analysis under automatic asks.
+  bool has_rows_window() const { return kernel == SpmvKernel::automatic; }
   bool has_stream() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream; }
   Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
-  Pipeline rows_kernel[2], stream_kernel[2], stats[2], long_kernel[2];
+  Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], long_kernel[2];
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
   std::optional<Map> map;
@@ -149,6 +151,11 @@ struct SpmvPlan {
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
     if (regular) {
       an.kernel = SpmvKernel::rows;
+      if (st.empty_rows * tuning::kSpmvSkipEmptyDivisor >= st.rows && st.empty_rows < st.rows) {
+        an.skip_empty_rows = true;
+        if (!row_lanes_option)
+          an.row_lanes = tuning::spmv_row_lanes(st.rows - st.empty_rows, st.nnz, max_lanes);
+      }
     } else {
       // Irregular rows: the split kernel when the statistics counted its long rows and there
       // are not too many of them, the merge path otherwise.
@@ -237,7 +244,8 @@ struct SpmvPlan {
   }
 
   // Which kernel runs, and with how many lanes per row.
-  Status resolve(const CsrView& a, const SpmvAnalysis* an, SpmvKernel& k, uint32_t& lanes) const {
+  Status resolve(const CsrView& a, const SpmvAnalysis* an, SpmvKernel& k, uint32_t& lanes,
+                 bool& skip_empty) const {
     if (an && (an->stats.rows != a.rows || an->stats.nnz != a.nnz))
       return make_error(Errc::invalid_argument,
                         "Spmv: the analysis is of a " + std::to_string(an->stats.rows) +
@@ -247,6 +255,8 @@ struct SpmvPlan {
     k = kernel != SpmvKernel::automatic ? kernel : an ? an->kernel : SpmvKernel::merge;
     if (k == SpmvKernel::automatic) k = SpmvKernel::merge;
     lanes = an && an->row_lanes ? an->row_lanes : auto_lanes(a.rows, a.nnz);
+    skip_empty = k == SpmvKernel::rows && an && an->kernel == SpmvKernel::rows &&
+                 an->skip_empty_rows && has_rows_window();
     // Split kernel with more possible long rows than one grid dimension: the merge path.
     if (k == SpmvKernel::split) {
       const auto [cap_long, cap_huge] = split_rows(a, an, lanes);
@@ -278,8 +288,9 @@ struct SpmvPlan {
     VKPRIM_TRY(check(a, x, y));
     SpmvKernel k = SpmvKernel::merge;
     uint32_t lanes = 1;
-    VKPRIM_TRY(resolve(a, an, k, lanes));
-    if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes);
+    bool skip_empty = false;
+    VKPRIM_TRY(resolve(a, an, k, lanes, skip_empty));
+    if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes, skip_empty);
     if (k == SpmvKernel::stream) return record_stream(cmd, a, x, y, alpha, beta);
     if (k == SpmvKernel::split) return record_split(cmd, a, x, y, alpha, beta, lanes, an, temp_in);
     VKPRIM_TRY(check_merge_limits(a));
@@ -387,10 +398,12 @@ struct SpmvPlan {
   }
 
   Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
-                     double alpha, double beta, uint32_t lanes, uint64_t long_list = 0,
-                     uint64_t huge_list = 0, uint32_t long_threshold = 0,
-                     uint32_t huge_threshold = 0) const {
-    const uint32_t per_group = tuning::kSpmvRowsWorkgroup / lanes;
+                     double alpha, double beta, uint32_t lanes, bool skip_empty = false,
+                     uint64_t long_list = 0, uint64_t huge_list = 0,
+                     uint32_t long_threshold = 0, uint32_t huge_threshold = 0) const {
+    // Rows per workgroup: one per lane group, or a window (spmv_rows.comp, WINDOW).
+    const uint64_t per_group = skip_empty ? tuning::kSpmvRowsWindow
+                                          : tuning::kSpmvRowsWorkgroup / lanes;
     uint64_t gx = 1, gy = 1;
     VKPRIM_TRY(row_grid(a.rows, (a.rows + per_group - 1) / per_group, gx, gy));
     // No barrier of its own: no temporary storage (the caller orders A, x and y, as for the
@@ -413,7 +426,8 @@ struct SpmvPlan {
                     beta == 0.0 ? kSpmvBetaZero : 0u,
                     long_threshold,
                     huge_threshold};
-    rows_kernel[a.row_ptr_64 ? 1 : 0].dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+    const int w = a.row_ptr_64 ? 1 : 0;
+    (skip_empty ? rows_window[w] : rows_kernel[w]).dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
     return {};
   }
 
@@ -452,7 +466,8 @@ struct SpmvPlan {
     VKPRIM_TRY(fill->record(cmd, temp.sub(0, 4), 0, 4));
     VKPRIM_TRY(fill->record(cmd, temp.sub(long_bytes, 4), 0, 4));
     compute_to_compute_barrier(*ctx, cmd);
-    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, long_list, huge_list, threshold, huge));
+    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, long_list, huge_list,
+                           threshold, huge));
     compute_to_compute_barrier(*ctx, cmd);
     const int w = a.row_ptr_64 ? 1 : 0;
     SpmvLongPush lp{a.row_ptr.address,    a.col_idx.address,    a.values.address,
@@ -591,9 +606,11 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
     }
-    if (plan->has_rows()) {
+    for (const bool window : {false, true}) {
+      if (!plan->has_rows() || (window && !plan->has_rows_window())) continue;
       vkprim::detail::PipelineDesc d;
-      d.variant = "spmv_rows_" + t + "_" + rp + (rows_subgroup ? "_sg" : "_wg");
+      d.variant = std::string(window ? "spmv_rows_window_" : "spmv_rows_") + t + "_" + rp +
+                  (rows_subgroup ? "_sg" : "_wg");
       d.push_bytes = detail::kSpmvRowsPushBytes;
       d.workgroup_size = tuning::kSpmvRowsWorkgroup;
       d.items = 1;
@@ -603,7 +620,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
         d.required_subgroup_size = sg_size;
       auto rk = detail::Pipeline::create(ctx, d);
       if (!rk) return rk.error();
-      plan->rows_kernel[w] = std::move(*rk);
+      (window ? plan->rows_window[w] : plan->rows_kernel[w]) = std::move(*rk);
     }
     if (plan->has_stream()) {
       auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,

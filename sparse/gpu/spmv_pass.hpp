@@ -84,6 +84,11 @@ inline constexpr uint32_t kSpmvSmallItems = 1;
 // Row kernel: 256 invocations, 256 / L rows per workgroup; kSpmvRowsUnroll entries per lane
 // per loop step.
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
+// Row kernel over windows (SpmvAnalysis::skip_empty_rows): 256 invocations look at 4 rows each
+// (WINDOW_RUN in spmv_rows.comp), chosen when at least 1 / kSpmvSkipEmptyDivisor of the rows
+// are empty (and the rows are regular).
+inline constexpr uint64_t kSpmvRowsWindow = uint64_t(kSpmvRowsWorkgroup) * 4;
+inline constexpr uint64_t kSpmvSkipEmptyDivisor = 2;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 // Lanes per row: the largest power of two <= ceil(ceil(mean row length) / E), at most the
 // subgroup size, with E = 8 entries per lane (about two loop steps of 4 per mean-length row)

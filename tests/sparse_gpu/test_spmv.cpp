@@ -394,6 +394,10 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
       const SpmvAnalysis from_host = plan.analysis(want);
       CHECK(from_host.kernel == an.kernel);
       CHECK(from_host.row_lanes == an.row_lanes);
+      // Many empty rows (at least half, not all) among regular ones: the row kernel skips them.
+      CHECK(an.skip_empty_rows == (an.kernel == SpmvKernel::rows && want.empty_rows * 2 >= want.rows &&
+                                   want.empty_rows < want.rows));
+      CHECK(from_host.skip_empty_rows == an.skip_empty_rows);
       CHECK(std::has_single_bit(an.row_lanes));
       CHECK(an.row_lanes <= max_subgroup_lanes());
       chosen[s.name] = an.kernel;
@@ -418,6 +422,7 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
   CHECK(chosen.at("arrow") == SpmvKernel::split);
   CHECK(chosen.at("one dense row") == SpmvKernel::split);
   CHECK(chosen.at("all rows empty 3000x40") == regular_kernel);
+  CHECK(chosen.at("many empty rows") == regular_kernel);
 
   // Lane counts from the mean: a power of two <= ceil(mean / 4) under 2^20 rows (a stencil,
   // mean ~4.9, gets 2 lanes where the subgroup allows, 27 per row 4, 64 per row 16), and
@@ -628,6 +633,58 @@ TEST_CASE("SpMV row kernel: bit-identical from run to run and between its two bu
       const auto wg = gpu_spmv(a, x, y0, 1.0, 1.0, row_kernel(false, lanes));
       REQUIRE(std::memcmp(first.data(), wg.data(), first.size() * sizeof(float)) == 0);
     }
+  }
+}
+
+namespace {
+// Rows of 16 entries in one row of five (the others empty), over several windows of the row
+// kernel's empty-row skipping, and a last window cut short.
+CooMatrix sparse_rows_matrix(int64_t rows) {
+  CooMatrix c = test::empty_matrix(rows, 3000);
+  for (int64_t r = 0; r < rows; ++r)
+    if (test::hash32(uint64_t(r), 70) % 5 == 0)
+      for (int64_t j = 0; j < 16; ++j)
+        test::add_entry(c, r, test::hash32(uint64_t(r * 16 + j), 71) % c.cols,
+                        test::value_at(uint64_t(r * 16 + j), 72));
+  return c;
+}
+}  // namespace
+
+TEST_CASE("SpMV row kernel skipping empty rows: Eigen's result, the row kernel's bits",
+          "[spmv][rows][skip_empty]") {
+  // Where at least half the rows are empty, the automatic choice runs the row kernel over
+  // windows that list their non-empty rows first: each row's sum is the row kernel's (same
+  // lanes, same tree), so the results must equal the forced row kernel's bit for bit, in both
+  // builds, and Eigen's within rounding; empty rows get beta * y.
+  Runtime& rt = test::gpu();
+  const bool f64 = test::gpu().caps().shader_float64;
+  const auto shapes = test::generated_shapes();
+  const std::pair<std::string, CooMatrix> cases[] = {
+      {"sparse rows 5000", sparse_rows_matrix(5000)},
+      {"sparse rows 1023", sparse_rows_matrix(1023)},
+      {shapes[5].name, shapes[5].m}};
+  REQUIRE(shapes[5].name == "many empty rows");
+  for (const auto& [name, m] : cases) {
+    INFO(name);
+    const EigenCsr ref = test::eigen_reference(m);
+    const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref)).value();
+    const auto x = vector_values<float>(size_t(m.cols), 33);
+    const auto y0 = vector_values<float>(size_t(m.rows), 34);
+    for (bool subgroup : {true, false}) {
+      SpmvOptions o = automatic();
+      o.use_subgroup_ops = subgroup;
+      SpmvAnalysis an;
+      for (const double beta : {0.0, 0.5}) {
+        const auto got = gpu_spmv(a, x, y0, 1.5, beta, o, true, &an);
+        REQUIRE(an.kernel == SpmvKernel::rows);
+        REQUIRE(an.skip_empty_rows);
+        test::check_y(got, test::reference_spmv(ref, x, y0, 1.5, beta), name + " skip empty");
+        const auto rows = gpu_spmv(a, x, y0, 1.5, beta, row_kernel(subgroup, an.row_lanes));
+        REQUIRE(std::memcmp(got.data(), rows.data(), got.size() * sizeof(float)) == 0);
+      }
+    }
+    if (f64) check_spmv<double>(m, name + " skip empty f64", automatic(), 2.0, 0.5, true, false,
+                                true);
   }
 }
 

@@ -153,6 +153,7 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     kr.kernel_option = to_string(kernel);
     kr.kernel = to_string(an->kernel);
+    if (an->skip_empty_rows) kr.kernel += "-skip-empty";
     kr.row_lanes = an->kernel == sparse::SpmvKernel::rows || an->kernel == sparse::SpmvKernel::split
                        ? an->row_lanes
                        : 0;

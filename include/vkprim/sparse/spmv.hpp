@@ -142,6 +142,10 @@ struct SpmvAnalysis {
   SpmvRowStats stats;
   SpmvKernel kernel = SpmvKernel::merge;  // merge, rows or stream, never automatic
   uint32_t row_lanes = 1;                 // lanes per row when kernel == rows or split
+  // kernel == rows, chosen automatically for matrices with many empty rows: each workgroup first
+  // lists the non-empty rows of its window of rows (writing y of the empty ones), so that every
+  // lane group sums a non-empty row; row_lanes then follows their mean length.
+  bool skip_empty_rows = false;
 };
 
 namespace detail {
