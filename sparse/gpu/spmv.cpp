@@ -154,7 +154,8 @@ struct SpmvPlan {
       if (st.empty_rows * tuning::kSpmvSkipEmptyDivisor >= st.rows && st.empty_rows < st.rows) {
         an.skip_empty_rows = true;
         if (!row_lanes_option)
-          an.row_lanes = tuning::spmv_row_lanes(st.rows - st.empty_rows, st.nnz, max_lanes);
+          an.row_lanes = tuning::spmv_skip_row_lanes(st.rows, st.rows - st.empty_rows, st.nnz,
+                                                     esz, max_lanes);
       }
     } else {
       // Irregular rows: the split kernel when the statistics counted its long rows and there

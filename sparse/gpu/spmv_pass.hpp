@@ -102,13 +102,27 @@ inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 // against 0.0133 ms, the others 0-30 %); the boundary between the two sets is not tuned.
 // SpmvOptions::row_lanes overrides it.
 inline constexpr uint64_t kSpmvRowsManyRows = uint64_t(1) << 20;
-constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
+// The largest power of two <= ceil(ceil(nnz / rows) / per_lane), at most max_lanes.
+constexpr uint32_t spmv_lanes_for(uint64_t rows, uint64_t nnz, uint64_t per_lane,
+                                  uint32_t max_lanes) {
   const uint64_t mean_ceil = rows ? (nnz + rows - 1) / rows : 1;
-  const uint64_t per_lane = rows >= kSpmvRowsManyRows ? 2 * kSpmvRowsUnroll : kSpmvRowsUnroll;
   const uint64_t want = (mean_ceil + per_lane - 1) / per_lane;
   uint32_t lanes = 1;
   while (lanes * 2 <= max_lanes && uint64_t(lanes) * 2 <= want) lanes *= 2;
   return lanes;
+}
+constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
+  const uint64_t per_lane = rows >= kSpmvRowsManyRows ? 2 * kSpmvRowsUnroll : kSpmvRowsUnroll;
+  return spmv_lanes_for(rows, nnz, per_lane, max_lanes);
+}
+// The row kernel skipping empty rows: lanes from the mean of the non-empty rows, E as above
+// except E = 4 for 8-byte values. H200 (docs/benchmarks.md, session 8), sparse_rows (16
+// entries in each of 0.84 M of 4.2 M rows), f32 / f64 ms: L = 2 0.140 / 0.265, L = 4 0.157 /
+// 0.241, L = 8 0.194 / 0.261; the row kernel without skipping (L = 1) 0.192 / 0.254.
+constexpr uint32_t spmv_skip_row_lanes(uint64_t rows, uint64_t nonempty, uint64_t nnz,
+                                       uint32_t value_bytes, uint32_t max_lanes) {
+  const bool wide = rows >= kSpmvRowsManyRows && value_bytes == 4;
+  return spmv_lanes_for(nonempty, nnz, wide ? 2 * kSpmvRowsUnroll : kSpmvRowsUnroll, max_lanes);
 }
 // The automatic choice: the row kernel when the longest row is at most
 // kSpmvRowsMaxFactor * mean + kSpmvRowsMaxSlack entries (regular rows) and its lane group

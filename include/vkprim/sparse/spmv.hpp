@@ -53,7 +53,10 @@
 // (power-law and arrow matrices, a dense row among short ones, a few very long rows), or the
 // merge path when they have more than 65535 long rows. The bound's constants are not tuned
 // on a GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the
-// row kernel a row-pointer read and a y write, as it costs the merge path a merge item.
+// row kernel a row-pointer read and a y write, as it costs the merge path a merge item; where
+// at least half the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows:
+// each workgroup lists the non-empty rows of its window first, so no lane group waits on an
+// empty row; the same sums, bit for bit).
 // Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
 // statistics back while recording); `merge`, `rows`, `stream` and `split` force a kernel with
 // or without one (the split kernel without an analysis makes room for every row that could
