@@ -16,6 +16,10 @@
 // the shuffles after the loop run with the whole subgroup converged.
 // Determinism: every sum has a fixed order (per lane serial, then the fixed tree) and every y
 // element one writer: bit-identical results from run to run for a given L.
+// WINDOW build (SpmvAnalysis::skip_empty_rows, for matrices with many empty rows): a workgroup
+// owns a window of WINDOW_ROWS rows instead of WG_SIZE / L, writes y of its empty rows itself
+// and hands only the non-empty ones to the lane groups (main() below), each summed as above:
+// the same bits as this kernel with the same L.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "csr.glsl"
@@ -50,7 +54,7 @@ shared T s_part[gl_WorkGroupSize.x];
 #if defined(WINDOW)
 #include "counts_scan.glsl"
 #define WINDOW_RUN 4u                    // rows looked at per invocation
-#define WINDOW_ROWS (WG_SIZE * WINDOW_RUN)  // rows per workgroup
+#define WINDOW_ROWS (WG_SIZE * WINDOW_RUN)  // rows per workgroup (kSpmvRowsWindow)
 shared uint s_list[WINDOW_ROWS];         // the window's non-empty rows (offsets in the window)
 #endif
 

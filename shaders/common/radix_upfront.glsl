@@ -52,7 +52,8 @@ void upfront_end(Upfront u, uint passes, uint64_t hist_addr, uint64_t varying_ad
 #endif
   barrier();
   const uint lid = gl_LocalInvocationID.x;
-  if (lid < 2u * KEY_WORDS && s_varying[lid] != 0u) atomicOr(U32Buf(varying_addr).v[lid], s_varying[lid]);
+  if (lid < 2u * KEY_WORDS && s_varying[lid] != 0u)
+    atomicOr(U32Buf(varying_addr).v[lid], s_varying[lid]);
 #if !defined(VARYING_ONLY)
   for (uint i = lid; i < passes * RADIX_DIGITS; i += WG_SIZE)
     if (s_hist[i] != 0u) atomicAdd(U32Buf(hist_addr).v[i], s_hist[i]);

@@ -395,8 +395,8 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
       CHECK(from_host.kernel == an.kernel);
       CHECK(from_host.row_lanes == an.row_lanes);
       // Many empty rows (at least half, not all) among regular ones: the row kernel skips them.
-      CHECK(an.skip_empty_rows == (an.kernel == SpmvKernel::rows && want.empty_rows * 2 >= want.rows &&
-                                   want.empty_rows < want.rows));
+      CHECK(an.skip_empty_rows == (an.kernel == SpmvKernel::rows &&
+                                   want.empty_rows * 2 >= want.rows && want.empty_rows < want.rows));
       CHECK(from_host.skip_empty_rows == an.skip_empty_rows);
       CHECK(std::has_single_bit(an.row_lanes));
       CHECK(an.row_lanes <= max_subgroup_lanes());
