@@ -22,8 +22,8 @@
 #include <memory>
 #include <vkprim/buffer.hpp>
 #include <vkprim/runtime.hpp>
-#include <vkprim/sparse/coo.hpp>
 #include <vkprim/sort.hpp>
+#include <vkprim/sparse/coo.hpp>
 #include <vkprim/sparse/device_csr.hpp>
 
 namespace vkprim::sparse {
