@@ -290,18 +290,16 @@ void register_spmv(CLI::App& app, Action& action) {
       fmt::print(out, "device: {} ({}), subgroup size {}\n", rt->caps().device_name,
                  rt->caps().driver_name, rt->caps().subgroup_size);
       fmt::print(out,
-                 "{:<22} {:>9} {:>9} {:>10} {:<4} {:<13} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} "
+                 "{:<22} {:>9} {:>9} {:>10} {:<4} {:<25} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} "
                  "{:>8}\n",
                  "matrix", "rows", "cols", "nnz", "type", "kernel", "median ms", "min ms",
                  "GFLOP/s", "GB/s", "rel err", "max err", "verified");
       for (const auto& r : rows) {
         const double s = r.t.median_ms * 1e-3;
-        std::string k = r.kernel == "rows" || r.kernel == "split"
-                            ? fmt::format("{}/L{}", r.kernel, r.row_lanes)
-                            : r.kernel;
+        std::string k = r.row_lanes ? fmt::format("{}/L{}", r.kernel, r.row_lanes) : r.kernel;
         if (r.kernel_option == "auto") k = "auto:" + k;
         fmt::print(out,
-                   "{:<22} {:>9} {:>9} {:>10} {:<4} {:<13} {:>10.4f} {:>10.4f} {:>9.2f} {:>8.1f} "
+                   "{:<22} {:>9} {:>9} {:>10} {:<4} {:<25} {:>10.4f} {:>10.4f} {:>9.2f} {:>8.1f} "
                    "{:>10.2e} {:>10.2e} {:>8}\n",
                    r.name, r.rows, r.cols, r.nnz, r.values, k, r.t.median_ms, r.t.min_ms,
                    s > 0 ? 2.0 * double(r.nnz) / s * 1e-9 : 0.0, s > 0 ? r.bytes / s * 1e-9 : 0.0,
