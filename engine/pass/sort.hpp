@@ -1,5 +1,6 @@
 // Pass layer for radix sort: push-constant blocks mirroring shaders/radix_histogram.comp,
-// radix_upsweep.comp, radix_downsweep.comp and radix_onesweep.comp.
+// radix_upsweep.comp, radix_downsweep.comp and radix_onesweep.comp, and SortInternals, the
+// entry points of the library's own passes that do a sort's upfront count themselves.
 #pragma once
 
 #include <cstddef>

@@ -78,8 +78,9 @@ struct SortPlan {
   // scan] [scan temp] [keys] [values] (the scan out of place: the single pass where the device
   // takes it; in place it would be reduce-then-scan's three dispatches); onesweep: [histogram:
   // 8 passes x 256 u32] [varying bits] [state 0] [state 1] [keys] [values], state regions of a
-  // 4-word header (the tile counter) and 256 words per tile. What is zeroed up front is contiguous: the varying bits (and for onesweep the
-  // histogram before them and the first pass's state after them).
+  // 4-word header (the tile counter) and 256 words per tile. What is zeroed up front is
+  // contiguous (upfront()): the varying bits (and for onesweep the histogram before them and
+  // the first pass's state after them).
   struct Layout {
     uint64_t hist = 0, varying = 0, counts = 0, offsets = 0, scan = 0, state0 = 0, state1 = 0,
              keys = 0, values = 0, total = 0;
