@@ -70,8 +70,10 @@ struct SpmvPlan {
   uint32_t esz = 4, wg = 256, items = 8;
   bool subgroup = false;       // merge path's in-tile scan
   bool rows_subgroup = false;  // row kernel's reduction
+  bool cpu = false;            // a CPU device (lavapipe): no column blocks by default
   SpmvKernel kernel = SpmvKernel::automatic;  // the option: which kernels this plan has
   uint32_t row_lanes_option = 0;
+  uint32_t column_blocks_option = 0;
   uint32_t max_lanes = 1;  // row kernel: lanes per row at most
   uint32_t stream_items = tuning::kSpmvStreamItems;
   // The split kernel falls back to the merge path when a matrix has too many long rows.
@@ -151,6 +153,10 @@ struct SpmvPlan {
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
     if (regular) {
       an.kernel = SpmvKernel::rows;
+      // Column blocks on GPUs, where the statistics counted the wide rows.
+      if (!cpu && st.wide_span == tuning::spmv_wide_span(st.cols))
+        an.column_blocks = tuning::spmv_column_blocks(st.cols, esz, st.rows, st.empty_rows, st.nnz,
+                                                      st.wide_rows);
       if (st.empty_rows * tuning::kSpmvSkipEmptyDivisor >= st.rows && st.empty_rows < st.rows) {
         an.skip_empty_rows = true;
         if (!row_lanes_option)
@@ -181,6 +187,8 @@ struct SpmvPlan {
     if (a.rows && (a.row_ptr.size < (a.rows + 1) * rp || a.row_ptr.address == 0 ||
                    a.row_ptr.address % rp))
       return bad("row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) + "-bit entries");
+    if (a.nnz && (a.col_idx.size < a.nnz * 4 || a.col_idx.address == 0 || a.col_idx.address % 4))
+      return bad("col_idx must hold nnz aligned u32");
     return {};
   }
 
@@ -195,7 +203,8 @@ struct SpmvPlan {
     compute_to_compute_barrier(*ctx, cmd);
     const int w = a.row_ptr_64 ? 1 : 0;
     const uint32_t t = split_threshold(a.rows, a.nnz);
-    SpmvStatsPush sp{a.row_ptr.address, out.address, uint32_t(a.rows), t, huge_threshold(t), 0};
+    SpmvStatsPush sp{a.row_ptr.address,         out.address, a.col_idx.address, uint32_t(a.rows), t,
+                     huge_threshold(t), tuning::spmv_wide_span(a.cols)};
     stats[w].dispatch(cmd, &sp, grid_groups(*ctx, a.rows, stats[w].tile_items()));
     return {};
   }
@@ -246,7 +255,7 @@ struct SpmvPlan {
 
   // Which kernel runs, and with how many lanes per row.
   Status resolve(const CsrView& a, const SpmvAnalysis* an, SpmvKernel& k, uint32_t& lanes,
-                 bool& skip_empty) const {
+                 bool& skip_empty, uint32_t& blocks) const {
     if (an && (an->stats.rows != a.rows || an->stats.nnz != a.nnz))
       return make_error(Errc::invalid_argument,
                         "Spmv: the analysis is of a " + std::to_string(an->stats.rows) +
@@ -258,6 +267,12 @@ struct SpmvPlan {
     lanes = an && an->row_lanes ? an->row_lanes : auto_lanes(a.rows, a.nnz);
     skip_empty = k == SpmvKernel::rows && an && an->kernel == SpmvKernel::rows &&
                  an->skip_empty_rows && has_rows_window();
+    // Column blocks: the row kernel only; never more blocks than columns.
+    blocks = column_blocks_option ? column_blocks_option
+             : an && an->kernel == SpmvKernel::rows ? an->column_blocks
+                                                    : 1;
+    if (k != SpmvKernel::rows || a.cols == 0) blocks = 1;
+    blocks = uint32_t(std::clamp<uint64_t>(blocks, 1, std::max<uint64_t>(a.cols, 1)));
     // Split kernel with more possible long rows than one grid dimension: the merge path.
     if (k == SpmvKernel::split) {
       const auto [cap_long, cap_huge] = split_rows(a, an, lanes);
@@ -290,8 +305,10 @@ struct SpmvPlan {
     SpmvKernel k = SpmvKernel::merge;
     uint32_t lanes = 1;
     bool skip_empty = false;
-    VKPRIM_TRY(resolve(a, an, k, lanes, skip_empty));
-    if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes, skip_empty);
+    uint32_t blocks = 1;
+    VKPRIM_TRY(resolve(a, an, k, lanes, skip_empty, blocks));
+    if (k == SpmvKernel::rows)
+      return record_rows(cmd, a, x, y, alpha, beta, lanes, skip_empty, blocks);
     if (k == SpmvKernel::stream) return record_stream(cmd, a, x, y, alpha, beta);
     if (k == SpmvKernel::split) return record_split(cmd, a, x, y, alpha, beta, lanes, an, temp_in);
     VKPRIM_TRY(check_merge_limits(a));
@@ -400,7 +417,7 @@ struct SpmvPlan {
 
   Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                      double alpha, double beta, uint32_t lanes, bool skip_empty = false,
-                     uint64_t long_list = 0, uint64_t huge_list = 0,
+                     uint32_t blocks = 1, uint64_t long_list = 0, uint64_t huge_list = 0,
                      uint32_t long_threshold = 0, uint32_t huge_threshold = 0) const {
     // Rows per workgroup: one per lane group, or a window (spmv_rows.comp, WINDOW).
     const uint64_t per_group = skip_empty ? tuning::kSpmvRowsWindow
@@ -426,9 +443,20 @@ struct SpmvPlan {
                     uint32_t(std::countr_zero(lanes)),
                     beta == 0.0 ? kSpmvBetaZero : 0u,
                     long_threshold,
-                    huge_threshold};
+                    huge_threshold,
+                    0u,
+                    uint32_t(a.cols)};
     const int w = a.row_ptr_64 ? 1 : 0;
-    (skip_empty ? rows_window[w] : rows_kernel[w]).dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+    // Column blocks: one pass per block; the first applies beta, the others add to y.
+    for (uint32_t b = 0; b < blocks; ++b) {
+      rp.col_begin = uint32_t(a.cols * b / blocks);
+      rp.col_end = uint32_t(a.cols * (b + 1) / blocks);
+      if (b > 0) {
+        rp.flags = kSpmvAccumulate;
+        compute_to_compute_barrier(*ctx, cmd);  // y of the block before
+      }
+      (skip_empty ? rows_window[w] : rows_kernel[w]).dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+    }
     return {};
   }
 
@@ -467,7 +495,7 @@ struct SpmvPlan {
     VKPRIM_TRY(fill->record(cmd, temp.sub(0, 4), 0, 4));
     VKPRIM_TRY(fill->record(cmd, temp.sub(long_bytes, 4), 0, 4));
     compute_to_compute_barrier(*ctx, cmd);
-    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, long_list, huge_list,
+    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, 1, long_list, huge_list,
                            threshold, huge));
     compute_to_compute_barrier(*ctx, cmd);
     const int w = a.row_ptr_64 ? 1 : 0;
@@ -592,6 +620,12 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                         "Spmv: row_lanes must be a power of two <= " + std::to_string(limit));
     plan->row_lanes_option = o.row_lanes;
   }
+  if (o.column_blocks > tuning::kSpmvMaxColumnBlocks)
+    return make_error(Errc::invalid_argument,
+                      "Spmv: column_blocks must be at most " +
+                          std::to_string(tuning::kSpmvMaxColumnBlocks));
+  plan->column_blocks_option = o.column_blocks;
+  plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const std::string t = to_string(type);
   for (int w = 0; w < 2; ++w) {
     const std::string rp = w ? "r64" : "r32";
@@ -692,6 +726,7 @@ Status Spmv::record_row_stats(VkCommandBuffer cmd, const CsrView& a, BufferView 
 SpmvRowStats Spmv::row_stats_from_words(const CsrView& a, const uint32_t words[8]) {
   SpmvRowStats st;
   st.rows = a.rows;
+  st.cols = a.cols;
   st.nnz = a.nnz;
   st.max_row_length = a.rows ? words[0] : 0;
   st.empty_rows = a.rows ? words[1] : 0;
@@ -699,6 +734,8 @@ SpmvRowStats Spmv::row_stats_from_words(const CsrView& a, const uint32_t words[8
   st.long_threshold = a.rows ? words[3] : 0;
   st.huge_rows = a.rows ? words[4] : 0;
   st.huge_threshold = a.rows ? words[5] : 0;
+  st.wide_rows = a.rows ? words[6] : 0;
+  st.wide_span = a.rows ? words[7] : 0;
   return st;
 }
 

@@ -32,12 +32,13 @@ inline constexpr uint32_t kSpmvFixupPushBytes = 64;
 
 // Row kernel (spmv_rows.comp): one dispatch, L = 2^lane_shift lanes per row.
 // long_threshold != 0 (split kernel): rows longer than it are listed at long_list instead.
+// Column blocks: only entries with col_begin <= column < col_end count (0, cols: all).
 struct SpmvRowsPush {
   uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits, long_list, huge_list;
-  uint32_t rows, cols, lane_shift, flags, long_threshold, huge_threshold;
+  uint32_t rows, cols, lane_shift, flags, long_threshold, huge_threshold, col_begin, col_end;
 };
-static_assert(offsetof(SpmvRowsPush, rows) == 72 && offsetof(SpmvRowsPush, huge_threshold) == 92);
-inline constexpr uint32_t kSpmvRowsPushBytes = 96;
+static_assert(offsetof(SpmvRowsPush, rows) == 72 && offsetof(SpmvRowsPush, col_end) == 100);
+inline constexpr uint32_t kSpmvRowsPushBytes = 104;
 
 // Split kernel's long rows (spmv_long.comp): phase 0 partial sums, phase 1 combine + write y.
 struct SpmvLongPush {
@@ -58,13 +59,14 @@ inline constexpr uint32_t kSpmvStreamPushBytes = 72;
 // Row-length statistics (spmv_stats.comp): 8 u32 out (max row length, empty rows, rows longer
 // than long_threshold, long_threshold, rows longer than huge_threshold, huge_threshold, 0, 0).
 struct SpmvStatsPush {
-  uint64_t row_ptr, out;
-  uint32_t rows, long_threshold, huge_threshold, pad;
+  uint64_t row_ptr, out, col;
+  uint32_t rows, long_threshold, huge_threshold, wide_span;
 };
-static_assert(offsetof(SpmvStatsPush, pad) == 28);
-inline constexpr uint32_t kSpmvStatsPushBytes = 32;
+static_assert(offsetof(SpmvStatsPush, wide_span) == 36);
+inline constexpr uint32_t kSpmvStatsPushBytes = 40;
 
 inline constexpr uint32_t kSpmvBetaZero = 1u;
+inline constexpr uint32_t kSpmvAccumulate = 2u;  // row kernel: y += alpha * A x (column blocks)
 
 namespace tuning {
 // SpMV tiles: 256 invocations x 8 merge items (2048 rows + nonzeros per tile), as CUB's
@@ -156,6 +158,35 @@ constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes
 // and no more pieces than the longest row has chunks. At most kSpmvLongMaxRows rows per list
 // (one grid dimension); a matrix with more goes to the merge path. Measured (H200, powerlaw
 // f32): 32 steps 1.017 ms (4405 long rows), 8 steps 3.23 ms (35 k long rows).
+// Column blocks (SpmvAnalysis::column_blocks, the row kernel on GPUs): x is split into
+// ceil(cols * value bytes / kSpmvColumnBlockBytes) blocks when that is 2 to
+// kSpmvAutoColumnBlocks and the gathers would reuse x from cache: at least half the non-empty
+// rows are wide (first and last column more than cols / kSpmvWideSpanDivisor apart: gathers
+// spread over all of x, not a band), each element of x is gathered kSpmvColumnBlockReuse times
+// on average (nnz >= that * cols; with fewer, loading x at all is most of its cost), and the
+// non-empty rows hold at least kSpmvColumnBlockEntries entries per block on average (each pass
+// reads the row pointer, the column indices and y again). Measured (docs/benchmarks.md, session
+// 9): uniform_k16 f64 (x 32 MiB, 16 gathers per element) on an H100 took 1.76 ms with all of x
+// and 0.95 with every gather confined to its first 16 MiB; on an H200 0.992 ms, 2 blocks 0.928,
+// 3 blocks 0.914, 4 blocks 1.013; sparse_rows f64 (3.2 gathers per element) 0.236 against 0.255
+// with 2 blocks; f32 (x 16 MiB) and band27 only slower with blocks.
+inline constexpr uint64_t kSpmvColumnBlockBytes = uint64_t(16) << 20;
+inline constexpr uint32_t kSpmvAutoColumnBlocks = 4;
+inline constexpr uint32_t kSpmvMaxColumnBlocks = 64;  // SpmvOptions::column_blocks
+inline constexpr uint64_t kSpmvWideSpanDivisor = 4;
+inline constexpr uint64_t kSpmvColumnBlockReuse = 8;
+inline constexpr uint64_t kSpmvColumnBlockEntries = 4;
+constexpr uint32_t spmv_wide_span(uint64_t cols) { return uint32_t(cols / kSpmvWideSpanDivisor); }
+constexpr uint32_t spmv_column_blocks(uint64_t cols, uint32_t value_bytes, uint64_t rows,
+                                      uint64_t empty_rows, uint64_t nnz, uint64_t wide_rows) {
+  const uint64_t blocks = (cols * value_bytes + kSpmvColumnBlockBytes - 1) / kSpmvColumnBlockBytes;
+  const uint64_t nonempty = rows - empty_rows;
+  if (blocks < 2 || blocks > kSpmvAutoColumnBlocks || nonempty == 0) return 1;
+  if (wide_rows * 2 < nonempty || nnz < cols * kSpmvColumnBlockReuse ||
+      nnz < nonempty * blocks * kSpmvColumnBlockEntries)
+    return 1;
+  return uint32_t(blocks);
+}
 inline constexpr uint32_t kSpmvLongSteps = 32;
 constexpr uint32_t spmv_long_threshold(uint32_t lanes) {
   return kSpmvLongSteps * uint32_t(kSpmvRowsUnroll) * lanes;

@@ -221,12 +221,19 @@ SpmvRowStats host_stats(const EigenCsr& ref, uint64_t long_threshold = 0) {
   st.long_threshold = long_threshold;
   // Huge rows: longer than 8 chunks of 256 x 8 entries (or the long threshold, if larger).
   st.huge_threshold = long_threshold ? std::max<uint64_t>(long_threshold, 16384) : 0;
+  st.cols = uint64_t(ref.cols());
+  st.wide_span = st.rows ? st.cols / 4 : 0;  // analyze(): rows wider than a quarter of the columns
   for (Eigen::Index r = 0; r < ref.rows(); ++r) {
     const uint64_t len = uint64_t(ref.outerIndexPtr()[r + 1] - ref.outerIndexPtr()[r]);
     st.max_row_length = std::max(st.max_row_length, len);
     if (len == 0) ++st.empty_rows;
     if (long_threshold && len > long_threshold) ++st.long_rows;
     if (long_threshold && len > st.huge_threshold) ++st.huge_rows;
+    if (len > 1) {
+      const auto first = ref.innerIndexPtr()[ref.outerIndexPtr()[r]];
+      const auto last = ref.innerIndexPtr()[ref.outerIndexPtr()[r + 1] - 1];
+      if (uint64_t(std::abs(int64_t(last) - int64_t(first))) > st.wide_span) ++st.wide_rows;
+    }
   }
   return st;
 }
@@ -393,6 +400,9 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
       CHECK(an.stats.nnz == want.nnz);
       CHECK(an.stats.max_row_length == want.max_row_length);
       CHECK(an.stats.empty_rows == want.empty_rows);
+      CHECK(an.stats.cols == want.cols);
+      CHECK(an.stats.wide_rows == want.wide_rows);
+      CHECK(an.stats.wide_span == want.wide_span);
       CHECK(an.kernel != SpmvKernel::automatic);
       // The documented rule, and analysis() of the host statistics agrees with analyze().
       const bool regular =
@@ -693,6 +703,92 @@ TEST_CASE("SpMV row kernel skipping empty rows: Eigen's result, the row kernel's
     }
     if (f64) check_spmv<double>(m, name + " skip empty f64", automatic(), 2.0, 0.5, true, false,
                                 true);
+  }
+}
+
+namespace {
+SpmvOptions column_blocks(uint32_t blocks, SpmvOptions base) {
+  base.column_blocks = blocks;
+  return base;
+}
+}  // namespace
+
+TEST_CASE("SpMV row kernel over column blocks matches Eigen on every generated shape",
+          "[spmv][rows][column_blocks]") {
+  // The row kernel once per block of columns, each pass adding its block's products to y (the
+  // first applies beta): forced here, chosen by the analysis only on GPUs for large x. Blocks
+  // beyond the column count, both builds, f32 and f64, a 64-bit row pointer, and the windows
+  // that skip empty rows (automatic on the many-empty-rows shapes).
+  const bool f64 = test::gpu().caps().shader_float64;
+  std::vector<std::pair<std::string, CooMatrix>> cases;
+  for (const auto& s : test::generated_shapes()) cases.push_back({s.name, s.m});
+  cases.push_back({"sparse rows 5000", sparse_rows_matrix(5000)});
+  for (const auto& [name, m] : cases) {
+    check_configs<float>(m, name, "column blocks",
+                         {{"rows B2", column_blocks(2, row_kernel(true)), 1.5, 0.0},
+                          {"rows B3, shared memory", column_blocks(3, row_kernel(false)), -1.0, 0.5},
+                          {"rows B7 L1", column_blocks(7, row_kernel(true, 1)), 2.0, -0.25, true},
+                          {"auto B3", column_blocks(3, automatic()), 1.0, 1.0, false, false, true}});
+    if (f64)
+      check_configs<double>(m, name, "column blocks",
+                            {{"rows B2", column_blocks(2, row_kernel(true)), 1.5, 0.5},
+                             {"auto B4", column_blocks(4, automatic()), -2.0, 0.0, false, false,
+                              true}});
+  }
+}
+
+TEST_CASE("SpMV column blocks: bit-identical from run to run, the same in both builds",
+          "[spmv][rows][column_blocks][determinism]") {
+  Runtime& rt = test::gpu();
+  for (const auto& [name, m] : {std::pair<std::string, CooMatrix>{"stencil 50x50", stencil(50)},
+                                std::pair<std::string, CooMatrix>{"sparse rows 5000",
+                                                                  sparse_rows_matrix(5000)}}) {
+    INFO(name);
+    const DeviceCsr a =
+        DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(m))).value();
+    const auto x = vector_values<float>(size_t(m.cols), 3);
+    const auto y0 = vector_values<float>(size_t(m.rows), 4);
+    for (const SpmvOptions& base : {automatic(), row_kernel(true, 2)}) {
+      const auto first = gpu_spmv(a, x, y0, 1.0, 1.0, column_blocks(3, base), true);
+      const auto again = gpu_spmv(a, x, y0, 1.0, 1.0, column_blocks(3, base), true);
+      REQUIRE(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)) == 0);
+      if (base.kernel == SpmvKernel::rows) {  // the same lanes, the same tree, the same bits
+        const auto wg = gpu_spmv(a, x, y0, 1.0, 1.0, column_blocks(3, row_kernel(false, 2)));
+        REQUIRE(std::memcmp(first.data(), wg.data(), first.size() * sizeof(float)) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("SpMV analysis: column blocks where x is large and gathered all over",
+          "[spmv][analyze][column_blocks]") {
+  // The documented rule on statistics from the host: a 4 M x 4 M matrix with 16 random columns
+  // per row has 32 MiB of f64 x (two blocks on GPUs), 16 MiB of f32 x (one); a band (no wide
+  // rows) and a matrix with few gathers per x element get none; CPU devices none at all.
+  SpmvRowStats st;
+  st.rows = st.cols = uint64_t(1) << 22;
+  st.nnz = st.rows * 16;
+  st.max_row_length = 16;
+  st.wide_rows = st.rows;
+  st.wide_span = st.cols / 4;
+  const bool cpu = test::gpu().caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool f64 = test::gpu().caps().shader_float64;
+  Spmv& p32 = plan_for(ValueType::f32, automatic());
+  CHECK(p32.analysis(st).kernel == SpmvKernel::rows);
+  CHECK(p32.analysis(st).column_blocks == 1);
+  if (f64) {
+    Spmv& p64 = plan_for(ValueType::f64, automatic());
+    CHECK(p64.analysis(st).column_blocks == (cpu ? 1u : 2u));
+    SpmvRowStats band = st;
+    band.wide_rows = 0;
+    CHECK(p64.analysis(band).column_blocks == 1);
+    SpmvRowStats few = st;  // 4 gathers per element of x
+    few.nnz = st.rows * 4;
+    few.max_row_length = 4;
+    CHECK(p64.analysis(few).column_blocks == 1);
+    SpmvRowStats unknown = st;  // statistics without the wide-row count
+    unknown.wide_rows = unknown.wide_span = 0;
+    CHECK(p64.analysis(unknown).column_blocks == 1);
   }
 }
 

@@ -44,6 +44,7 @@ struct SpmvRow {
   std::string kernel_option;  // --kernel value this row ran under
   std::string kernel;     // the kernel that ran ("merge", "rows", "stream" or "split")
   uint32_t row_lanes = 0; // lanes per row (row kernel)
+  uint32_t column_blocks = 1;  // row kernel: passes over column blocks
   sparse::SpmvRowStats stats;
   double analyze_ms = 0;  // wall time of Spmv::analyze (stats pass + readback)
 };
@@ -52,6 +53,7 @@ struct SpmvCliOptions {
   uint32_t runs = 20;
   std::vector<sparse::SpmvKernel> kernels{sparse::SpmvKernel::automatic};
   uint32_t row_lanes = 0;
+  uint32_t column_blocks = 0;  // SpmvOptions::column_blocks
   uint32_t items = 0;  // SpmvOptions::items_per_invocation
 };
 
@@ -139,6 +141,7 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
     sparse::SpmvOptions sopt;
     sopt.kernel = kernel;
     sopt.row_lanes = cli.row_lanes;
+    sopt.column_blocks = cli.column_blocks;
     sopt.items_per_invocation = cli.items;
     auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>(), sopt);
     if (!plan) return plan.error();
@@ -158,6 +161,9 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
                        ? an->row_lanes
                        : 0;
     kr.stats = an->stats;
+    if (an->kernel == sparse::SpmvKernel::rows)
+      kr.column_blocks = std::max<uint32_t>(1, cli.column_blocks ? cli.column_blocks
+                                                                 : an->column_blocks);
     // y poisoned first (NaN bits), so a row the kernel failed to write cannot pass.
     if (coo.rows > 0)
       VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {
@@ -201,7 +207,7 @@ void register_spmv(CLI::App& app, Action& action) {
   static std::vector<std::string> files;
   static std::vector<std::string> generate;
   static std::string values = "f32", json_path;
-  static uint32_t runs = 20, row_lanes = 0, items = 0;
+  static uint32_t runs = 20, row_lanes = 0, items = 0, column_blocks = 0;
   static std::string kernel = "auto";
   static bool pipeline_stats = false;
   cmd->add_option("FILE", files, "Matrix files (.mtx, .mtx.gz, .bsp.h5)");
@@ -225,6 +231,11 @@ void register_spmv(CLI::App& app, Action& action) {
   cmd->add_option("--row-lanes", row_lanes,
                   "Row kernel: lanes per row (power of two <= subgroup size; 0: from the mean "
                   "row length)")
+      ->capture_default_str();
+  cmd->add_option("--column-blocks", column_blocks,
+                  "Row kernel: passes over column blocks of x (0: from the analysis, which splits "
+                  "x where it is too large to stay in cache)")
+      ->check(CLI::Range(0u, 64u))
       ->capture_default_str();
   cmd->add_option("--items", items,
                   "Items per invocation (1..16; 0: tuned default): merge items per tile "
@@ -278,6 +289,7 @@ void register_spmv(CLI::App& app, Action& action) {
         at = comma + 1;
       }
       cli.row_lanes = row_lanes;
+      cli.column_blocks = column_blocks;
       cli.items = items;
       std::vector<SpmvRow> rows;
       for (const auto& [name, m] : mats) {
@@ -297,6 +309,7 @@ void register_spmv(CLI::App& app, Action& action) {
       for (const auto& r : rows) {
         const double s = r.t.median_ms * 1e-3;
         std::string k = r.row_lanes ? fmt::format("{}/L{}", r.kernel, r.row_lanes) : r.kernel;
+        if (r.column_blocks > 1) k += fmt::format("/B{}", r.column_blocks);
         if (r.kernel_option == "auto") k = "auto:" + k;
         fmt::print(out,
                    "{:<22} {:>9} {:>9} {:>10} {:<4} {:<25} {:>10.4f} {:>10.4f} {:>9.2f} {:>8.1f} "
@@ -349,6 +362,8 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"kernel_option", r.kernel_option},
                          {"kernel", r.kernel},
                          {"row_lanes", r.row_lanes},
+                         {"column_blocks", r.column_blocks},
+                         {"wide_rows", r.stats.wide_rows},
                          {"items", items},
                          {"max_row", r.stats.max_row_length},
                          {"empty_rows", r.stats.empty_rows},

@@ -122,11 +122,15 @@ struct SpmvOptions {
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
   // workgroup size without subgroup operations). 0: from the mean row length.
   uint32_t row_lanes = 0;
+  // Row kernel: column blocks (SpmvAnalysis::column_blocks). 0: from the analysis (1 without
+  // one); n >= 1: n blocks (at most 64; a testing and tuning aid).
+  uint32_t column_blocks = 0;
 };
 
 // Row-length statistics of one matrix (analyze(); or computed elsewhere, e.g. on the host).
 struct SpmvRowStats {
   uint64_t rows = 0;
+  uint64_t cols = 0;
   uint64_t nnz = 0;
   uint64_t max_row_length = 0;  // saturates at 2^32 - 1 when computed on the GPU
   uint64_t empty_rows = 0;
@@ -137,6 +141,10 @@ struct SpmvRowStats {
   // Of those, rows longer than huge_threshold (split over several workgroups each).
   uint64_t huge_rows = 0;
   uint64_t huge_threshold = 0;
+  // Rows whose first and last column indices differ by more than wide_span (analyze(): cols / 4;
+  // 0 / 0 when unknown): where most rows are wide, large x may be split into column blocks.
+  uint64_t wide_rows = 0;
+  uint64_t wide_span = 0;
   double mean_row_length() const { return rows ? double(nnz) / double(rows) : 0.0; }
 };
 
@@ -149,6 +157,12 @@ struct SpmvAnalysis {
   // lists the non-empty rows of its window of rows (writing y of the empty ones), so that every
   // lane group sums a non-empty row; row_lanes then follows their mean length.
   bool skip_empty_rows = false;
+  // kernel == rows: the columns are split into this many blocks of about cols / column_blocks
+  // columns, and the row kernel runs once per block, each pass adding the products of its
+  // block's entries to y (the first applies beta). Chosen automatically where x is too large
+  // to stay in the GPU's cache while its entries are gathered at random (see the rule in
+  // sparse/gpu/spmv_pass.hpp): each pass then gathers from a part of x that does.
+  uint32_t column_blocks = 1;
 };
 
 namespace detail {
