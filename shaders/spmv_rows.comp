@@ -78,14 +78,15 @@ T shuffle_down(T v, uint delta) {
 // acc += A[k] * x[col[k]] for the UNROLL entries k, k + L, ... of one step that lie inside the
 // row (a column >= cols reads as 0): all column and value loads first, then all x gathers,
 // then the adds in entry order, so a lane has UNROLL gathers in flight at once.
-// Column blocks (SpmvAnalysis::column_blocks > 1): only the entries whose column lies in
+// COLUMN_BLOCKS build (SpmvAnalysis::column_blocks > 1): only the entries whose column lies in
 // [col_begin, col_end) count; their values are loaded with their x, once the column is known,
 // so that each pass reads only its block's values.
 void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
   uint c[UNROLL_N];
   T a[UNROLL_N];
   T xv[UNROLL_N];
-  if (pc.col_begin != 0u || pc.col_end != pc.cols) {  // uniform
+#if defined(COLUMN_BLOCKS)
+  {
     [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
       const uint64_t ku = k + uint64_t(u) * L;
       c[u] = ku < end ? U32Buf(pc.col_addr + ku * 4ul).v[0] : 0xFFFFFFFFu;
@@ -102,6 +103,7 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
       if (c[u] - pc.col_begin < pc.col_end - pc.col_begin) acc += a[u] * xv[u];
     return;
   }
+#endif
   [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
     const uint64_t ku = k + uint64_t(u) * L;
     c[u] = 0xFFFFFFFFu;
@@ -124,9 +126,13 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
 void write_y(uint64_t row, T acc) {
   TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
   const T alpha = T_FROM_BITS(pc.alpha_bits);
+#if defined(COLUMN_BLOCKS)
   if ((pc.flags & 2u) != 0u) {
     yb.v[0] = yb.v[0] + alpha * acc;
-  } else if ((pc.flags & 1u) != 0u) {
+    return;
+  }
+#endif
+  if ((pc.flags & 1u) != 0u) {
     yb.v[0] = alpha * acc;
   } else {
     const T beta = T_FROM_BITS(pc.beta_bits);

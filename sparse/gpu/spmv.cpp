@@ -85,6 +85,11 @@ struct SpmvPlan {
   bool has_stream() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream; }
   Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
   Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], long_kernel[2];
+  // The row kernel's builds over column blocks ([skip empty rows][row pointer width]).
+  Pipeline rows_blocks[2][2];
+  bool has_column_blocks() const {
+    return has_rows() && (kernel == SpmvKernel::automatic || column_blocks_option > 1);
+  }
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
   std::optional<Map> map;
@@ -271,7 +276,7 @@ struct SpmvPlan {
     blocks = column_blocks_option ? column_blocks_option
              : an && an->kernel == SpmvKernel::rows ? an->column_blocks
                                                     : 1;
-    if (k != SpmvKernel::rows || a.cols == 0) blocks = 1;
+    if (k != SpmvKernel::rows || a.cols == 0 || !has_column_blocks()) blocks = 1;
     blocks = uint32_t(std::clamp<uint64_t>(blocks, 1, std::max<uint64_t>(a.cols, 1)));
     // Split kernel with more possible long rows than one grid dimension: the merge path.
     if (k == SpmvKernel::split) {
@@ -455,7 +460,10 @@ struct SpmvPlan {
         rp.flags = kSpmvAccumulate;
         compute_to_compute_barrier(*ctx, cmd);  // y of the block before
       }
-      (skip_empty ? rows_window[w] : rows_kernel[w]).dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+      const Pipeline& p = blocks > 1 ? rows_blocks[skip_empty ? 1 : 0][w]
+                          : skip_empty ? rows_window[w]
+                                       : rows_kernel[w];
+      p.dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
     }
     return {};
   }
@@ -641,11 +649,14 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
     }
-    for (const bool window : {false, true}) {
-      if (!plan->has_rows() || (window && !plan->has_rows_window())) continue;
+    for (const int variant : {0, 1, 2, 3}) {  // bit 0: window, bit 1: column blocks
+      const bool window = variant & 1, blocks = variant & 2;
+      if (!plan->has_rows() || (window && !plan->has_rows_window()) ||
+          (blocks && !plan->has_column_blocks()))
+        continue;
       vkprim::detail::PipelineDesc d;
-      d.variant = std::string(window ? "spmv_rows_window_" : "spmv_rows_") + t + "_" + rp +
-                  (rows_subgroup ? "_sg" : "_wg");
+      d.variant = std::string(window ? "spmv_rows_window_" : "spmv_rows_") + (blocks ? "cb_" : "") +
+                  t + "_" + rp + (rows_subgroup ? "_sg" : "_wg");
       d.push_bytes = detail::kSpmvRowsPushBytes;
       d.workgroup_size = tuning::kSpmvRowsWorkgroup;
       d.items = 1;
@@ -655,7 +666,9 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
         d.required_subgroup_size = sg_size;
       auto rk = detail::Pipeline::create(ctx, d);
       if (!rk) return rk.error();
-      (window ? plan->rows_window[w] : plan->rows_kernel[w]) = std::move(*rk);
+      (blocks   ? plan->rows_blocks[window][w]
+       : window ? plan->rows_window[w]
+                : plan->rows_kernel[w]) = std::move(*rk);
     }
     if (plan->has_stream()) {
       auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,
