@@ -6,9 +6,9 @@
 // (the split kernel's long rows); out[3] = long_threshold; out[4] = the number of rows longer
 // than huge_threshold; out[5] = huge_threshold; out[6] = the number of wide rows, whose first and
 // last column indices differ by more than wide_span (the row kernel's column blocks); out[7] =
-// wide_span. Each invocation folds its rows (grid-stride), the workgroup folds in shared memory, and one invocation per
-// workgroup merges by integer atomics (max and count are exact, so the result does not depend
-// on the order).
+// wide_span. Each invocation folds its rows (grid-stride), the workgroup folds in shared
+// memory, and one invocation per workgroup merges by integer atomics (max and count are exact,
+// so the result does not depend on the order).
 #include "vkprim.glsl"
 #include "csr.glsl"
 

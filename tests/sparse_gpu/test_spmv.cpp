@@ -724,11 +724,12 @@ TEST_CASE("SpMV row kernel over column blocks matches Eigen on every generated s
   for (const auto& s : test::generated_shapes()) cases.push_back({s.name, s.m});
   cases.push_back({"sparse rows 5000", sparse_rows_matrix(5000)});
   for (const auto& [name, m] : cases) {
-    check_configs<float>(m, name, "column blocks",
-                         {{"rows B2", column_blocks(2, row_kernel(true)), 1.5, 0.0},
-                          {"rows B3, shared memory", column_blocks(3, row_kernel(false)), -1.0, 0.5},
-                          {"rows B7 L1", column_blocks(7, row_kernel(true, 1)), 2.0, -0.25, true},
-                          {"auto B3", column_blocks(3, automatic()), 1.0, 1.0, false, false, true}});
+    check_configs<float>(
+        m, name, "column blocks",
+        {{"rows B2", column_blocks(2, row_kernel(true)), 1.5, 0.0},
+         {"rows B3, shared memory", column_blocks(3, row_kernel(false)), -1.0, 0.5},
+         {"rows B7 L1", column_blocks(7, row_kernel(true, 1)), 2.0, -0.25, true},
+         {"auto B3", column_blocks(3, automatic()), 1.0, 1.0, false, false, true}});
     if (f64)
       check_configs<double>(m, name, "column blocks",
                             {{"rows B2", column_blocks(2, row_kernel(true)), 1.5, 0.5},

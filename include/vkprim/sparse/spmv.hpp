@@ -56,7 +56,8 @@
 // row kernel a row-pointer read and a y write, as it costs the merge path a merge item; where
 // at least half the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows:
 // each workgroup lists the non-empty rows of its window first, so no lane group waits on an
-// empty row; the same sums, bit for bit).
+// empty row; the same sums, bit for bit); on GPUs, where x is too large to stay in cache and
+// gathered all over, the row kernel runs once per block of columns (SpmvAnalysis::column_blocks).
 // Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
 // statistics back while recording); `merge`, `rows`, `stream` and `split` force a kernel with
 // or without one (the split kernel without an analysis makes room for every row that could
@@ -184,13 +185,15 @@ class Spmv {
   // The kernels this plan may run (SpmvOptions::kernel).
   SpmvKernel kernel_option() const;
 
-  // Row-length statistics of `a` (a small GPU pass over the row pointer, submitted on `rt` and
+  // Row-length statistics of `a` (a small GPU pass over the row pointer and each row's first and
+  // last column index, submitted on `rt` and
   // read back: call it once per matrix, not per product) and the kernel choice for it.
   // Requires the matrix to be written (the barrier of a submission on rt).
   Result<SpmvAnalysis> analyze(Runtime& rt, const CsrView& a) const;
   // The recording form of analyze(): writes the statistics of `a` as 8 u32 words (the longest
   // row's length, saturated at 2^32 - 1; the number of empty rows; the split kernel's long-row
-  // count and threshold; its huge-row count and threshold; 0; 0) into `stats`
+  // count and threshold; its huge-row count and threshold; the number of wide rows, whose first
+  // and last column indices differ by more than cols / 4, and cols / 4) into `stats`
   // (kRowStatsBytes, 4-byte aligned device memory the caller reads back after the
   // submission), then hands them to analysis(). Same barriers as record().
   static constexpr uint64_t kRowStatsBytes = 32;
