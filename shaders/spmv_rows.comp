@@ -86,24 +86,21 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
   T a[UNROLL_N];
   T xv[UNROLL_N];
 #if defined(COLUMN_BLOCKS)
-  {
-    [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
-      const uint64_t ku = k + uint64_t(u) * L;
-      c[u] = ku < end ? U32Buf(pc.col_addr + ku * 4ul).v[0] : 0xFFFFFFFFu;
-    }
-    [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
-      a[u] = T(0);
-      xv[u] = T(0);
-      if (c[u] - pc.col_begin < pc.col_end - pc.col_begin) {
-        a[u] = TBuf(pc.val_addr + (k + uint64_t(u) * L) * T_SIZE).v[0];
-        xv[u] = TBuf(pc.x_addr + uint64_t(c[u]) * T_SIZE).v[0];
-      }
-    }
-    [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u)
-      if (c[u] - pc.col_begin < pc.col_end - pc.col_begin) acc += a[u] * xv[u];
-    return;
+  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
+    const uint64_t ku = k + uint64_t(u) * L;
+    c[u] = ku < end ? U32Buf(pc.col_addr + ku * 4ul).v[0] : 0xFFFFFFFFu;
   }
-#endif
+  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
+    a[u] = T(0);
+    xv[u] = T(0);
+    if (c[u] - pc.col_begin < pc.col_end - pc.col_begin) {
+      a[u] = TBuf(pc.val_addr + (k + uint64_t(u) * L) * T_SIZE).v[0];
+      xv[u] = TBuf(pc.x_addr + uint64_t(c[u]) * T_SIZE).v[0];
+    }
+  }
+  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u)
+    if (c[u] - pc.col_begin < pc.col_end - pc.col_begin) acc += a[u] * xv[u];
+#else
   [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
     const uint64_t ku = k + uint64_t(u) * L;
     c[u] = 0xFFFFFFFFu;
@@ -119,6 +116,7 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
   }
   [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u)
     if (c[u] < pc.cols) acc += a[u] * xv[u];
+#endif
 }
 
 // y[row] from the row's sum (every row, empty ones included, goes through here). Column blocks

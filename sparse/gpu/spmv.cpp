@@ -88,7 +88,8 @@ struct SpmvPlan {
   // The row kernel's builds over column blocks ([skip empty rows][row pointer width]).
   Pipeline rows_blocks[2][2];
   bool has_column_blocks() const {
-    return has_rows() && (kernel == SpmvKernel::automatic || column_blocks_option > 1);
+    return kernel == SpmvKernel::automatic ||
+           (kernel == SpmvKernel::rows && column_blocks_option > 1);
   }
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;

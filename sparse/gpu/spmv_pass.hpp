@@ -57,7 +57,8 @@ static_assert(offsetof(SpmvStreamPush, rows) == 56 && offsetof(SpmvStreamPush, p
 inline constexpr uint32_t kSpmvStreamPushBytes = 72;
 
 // Row-length statistics (spmv_stats.comp): 8 u32 out (max row length, empty rows, rows longer
-// than long_threshold, long_threshold, rows longer than huge_threshold, huge_threshold, 0, 0).
+// than long_threshold, long_threshold, rows longer than huge_threshold, huge_threshold, wide
+// rows: first and last column more than wide_span apart, wide_span).
 struct SpmvStatsPush {
   uint64_t row_ptr, out, col;
   uint32_t rows, long_threshold, huge_threshold, wide_span;

@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 
 #include <Eigen/SparseCore>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -161,9 +162,9 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
                        ? an->row_lanes
                        : 0;
     kr.stats = an->stats;
-    if (an->kernel == sparse::SpmvKernel::rows)
-      kr.column_blocks = std::max<uint32_t>(1, cli.column_blocks ? cli.column_blocks
-                                                                 : an->column_blocks);
+    if (an->kernel == sparse::SpmvKernel::rows && coo.cols > 0)  // as Spmv::record clamps it
+      kr.column_blocks = uint32_t(std::clamp<uint64_t>(
+          cli.column_blocks ? cli.column_blocks : an->column_blocks, 1, uint64_t(coo.cols)));
     // y poisoned first (NaN bits), so a row the kernel failed to write cannot pass.
     if (coo.rows > 0)
       VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {

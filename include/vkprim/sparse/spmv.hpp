@@ -124,7 +124,8 @@ struct SpmvOptions {
   // workgroup size without subgroup operations). 0: from the mean row length.
   uint32_t row_lanes = 0;
   // Row kernel: column blocks (SpmvAnalysis::column_blocks). 0: from the analysis (1 without
-  // one); n >= 1: n blocks (at most 64; a testing and tuning aid).
+  // one); n >= 1: n blocks, at most the column count, with kernel `automatic` (where the
+  // analysis picks the row kernel) or `rows` (at most 64; a testing and tuning aid).
   uint32_t column_blocks = 0;
 };
 
@@ -186,9 +187,9 @@ class Spmv {
   SpmvKernel kernel_option() const;
 
   // Row-length statistics of `a` (a small GPU pass over the row pointer and each row's first and
-  // last column index, submitted on `rt` and
-  // read back: call it once per matrix, not per product) and the kernel choice for it.
-  // Requires the matrix to be written (the barrier of a submission on rt).
+  // last column index, submitted on `rt` and read back: call it once per matrix, not per
+  // product) and the kernel choice for it. Requires the matrix to be written (the barrier of a
+  // submission on rt).
   Result<SpmvAnalysis> analyze(Runtime& rt, const CsrView& a) const;
   // The recording form of analyze(): writes the statistics of `a` as 8 u32 words (the longest
   // row's length, saturated at 2^32 - 1; the number of empty rows; the split kernel's long-row
