@@ -70,11 +70,13 @@ inline constexpr uint32_t kSpmvBetaZero = 1u;
 inline constexpr uint32_t kSpmvAccumulate = 2u;  // row kernel: y += alpha * A x (column blocks)
 
 namespace tuning {
-// SpMV tiles: 256 invocations x 8 merge items (2048 rows + nonzeros per tile), as CUB's
-// AgentSpmv policies; fewer items when the tile's shared memory (products, row ends and the
-// scan scratch) would not fit the device.
+// SpMV tiles: 256 invocations x 4 merge items (1024 rows + nonzeros per tile); fewer items when
+// the tile's shared memory (products, row ends and the scan scratch) would not fit the device.
+// H100, session 10, merge path ms at 4 / 6 / 8 / 12 / 16 items: powerlaw f32 0.98 / 0.98 /
+// 1.10 / 1.68 / 1.57, f64 1.42 / 1.66 / 2.71 / 2.46 / -; uniform_k16 f32 1.08 / 1.09 / 1.19 /
+// 1.72 / 1.59 (more items hold more loads in registers: fewer workgroups per SM).
 inline constexpr uint32_t kSpmvWorkgroup = 256;
-inline constexpr uint32_t kSpmvItems = 8;
+inline constexpr uint32_t kSpmvItems = 4;
 // Shared memory of one spmv_tiles workgroup.
 constexpr uint64_t spmv_shared_bytes(uint32_t wg, uint32_t items, uint32_t value_bytes) {
   return uint64_t(wg) * items * (value_bytes + 4) + uint64_t(wg) * 16 + 1024;
