@@ -92,8 +92,10 @@ void main() {
   }
   [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
     const uint i = lid + s * WG_SIZE;
-    if (i < n_nz)
-      s_nz[i] = col_s[s] < pc.cols ? val_s[s] * TBuf(pc.x_addr + uint64_t(col_s[s]) * T_SIZE).v[0] : T(0);
+    if (i < n_nz) {
+      const uint c = col_s[s];
+      s_nz[i] = c < pc.cols ? val_s[s] * TBuf(pc.x_addr + uint64_t(c) * T_SIZE).v[0] : T(0);
+    }
     if (i < n_rows) s_row_end[i] = end_s[s];
   }
   barrier();
