@@ -67,7 +67,7 @@ struct SpmvTempLayout {
 struct SpmvPlan {
   const ContextImpl* ctx = nullptr;
   ValueType type = ValueType::f32;
-  uint32_t esz = 4, wg = 256, items = 8;
+  uint32_t esz = 4, wg = tuning::kSpmvWorkgroup, items = tuning::kSpmvItems;
   bool subgroup = false;       // merge path's in-tile scan
   bool rows_subgroup = false;  // row kernel's reduction
   bool cpu = false;            // a CPU device (lavapipe): no column blocks by default
