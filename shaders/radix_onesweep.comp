@@ -24,13 +24,16 @@
 // State (per pass, zeroed): word 0 the tile counter, then from word LB_HEADER 256 words per
 // tile, each flag (bits 30-31: 0 not ready, 1 aggregate, 2 inclusive prefix) | count (bits
 // 0-29): a pass takes fewer than 2^30 keys (the plan falls back to reduce-then-scan beyond).
-// Words go from zero to aggregate to inclusive by atomic exchange and are read whole (volatile
-// loads), so a count is seen complete or not at all; no fences are needed since a word carries
-// its own value. The plan alternates two state regions; pass p zeroes its tile's words of the
-// region pass p + 1 uses (clear_addr), which pass p - 1 used: no fill between passes.
+// Words go from zero to aggregate to inclusive by relaxed atomic stores (publish(); with atomic
+// exchanges instead, sorts took 1.5-5 % longer on an H100, docs/benchmarks.md session 11) and
+// are read whole (volatile loads), so a count is seen complete or not at all; no fences are
+// needed since a word carries its own value. The plan alternates two state regions; pass p
+// zeroes its tile's words of the region pass p + 1 uses (clear_addr), which pass p - 1 used: no
+// fill between passes.
 // A trivial pass (one digit holds every key) copies the tile. Needs WG_SIZE >= 256.
 #include "vkprim.glsl"
 #include "radix.glsl"
+#extension GL_KHR_memory_scope_semantics : require
 
 layout(push_constant) uniform Push {
   uint64_t keys_in;
@@ -69,10 +72,15 @@ layout(buffer_reference, std430, buffer_reference_align = 4) coherent volatile b
 // Predecessors' words read per round trip by each digit's invocation (independent loads, then
 // added nearest first up to the first inclusive prefix or not-ready word). One word per round
 // trip is too slow: tiles arrive faster (~22 per us on an H100 at 2^28 keys) than a dependent
-// L2 load per predecessor can walk past them.
-#ifndef LB_WINDOW
-#define LB_WINDOW 16u
-#endif
+// L2 load per predecessor can walk past them; wide windows cost registers and L2 reads. H100,
+// 2^28 u32 keys (docs/benchmarks.md session 11): windows of 2 / 4 / 8 / 16 words, 10.41 /
+// 10.00 / 10.03 / 10.48 ms per sort.
+#define LB_WINDOW 4u
+
+// A state word's one and only write of each kind (no read-modify-write needed).
+void publish(StateBuf st, uint i, uint word) {
+  atomicStore(st.w[i], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
 
 shared uint s_tile;
 shared uint s_trivial;
@@ -232,11 +240,11 @@ void main() {
     s_count[2u * lid + 1u] = c1;
     if (publishes) {
       if (tile == 0u) {
-        atomicExchange(st.w[word + 2u * lid], LB_INCLUSIVE | (s_goff[2u * lid] + c0));
-        atomicExchange(st.w[word + 2u * lid + 1u], LB_INCLUSIVE | (s_goff[2u * lid + 1u] + c1));
+        publish(st, word + 2u * lid, LB_INCLUSIVE | (s_goff[2u * lid] + c0));
+        publish(st, word + 2u * lid + 1u, LB_INCLUSIVE | (s_goff[2u * lid + 1u] + c1));
       } else {
-        atomicExchange(st.w[word + 2u * lid], LB_AGGREGATE | c0);
-        atomicExchange(st.w[word + 2u * lid + 1u], LB_AGGREGATE | c1);
+        publish(st, word + 2u * lid, LB_AGGREGATE | c0);
+        publish(st, word + 2u * lid + 1u, LB_AGGREGATE | c1);
       }
     }
   }
@@ -248,7 +256,7 @@ void main() {
 #else
   rank_wg_load(KeyBuf(kin), valid, pc.flags, pc.shift, pc.bits);  // counts into s_count
   if (lid < RADIX_DIGITS && publishes)
-    atomicExchange(st.w[word + lid], tile == 0u ? LB_INCLUSIVE | (s_goff[lid] + s_count[lid]) : LB_AGGREGATE | s_count[lid]);
+    publish(st, word + lid, tile == 0u ? LB_INCLUSIVE | (s_goff[lid] + s_count[lid]) : LB_AGGREGATE | s_count[lid]);
   rank_wg_sort(valid, pc.bits);
 #endif
 
@@ -259,7 +267,7 @@ void main() {
     if (lid < RADIX_DIGITS) prefix = s_goff[lid];
   } else {
     prefix = look_back(st, tile);
-    if (lid < RADIX_DIGITS && publishes) atomicExchange(st.w[word + lid], LB_INCLUSIVE | (prefix + count));
+    if (lid < RADIX_DIGITS && publishes) publish(st, word + lid, LB_INCLUSIVE | (prefix + count));
   }
 
 #if defined(SUBGROUP)
