@@ -102,13 +102,14 @@ constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, boo
 // kRadixOnesweepMaxKeys keys; the plan takes reduce-then-scan beyond.
 inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // The automatic choice on GPUs: onesweep up to this many keys (engine/plan/sort.cpp,
-// choose_algorithm). Measured on an H200 (docs/benchmarks.md, session 7, median ms,
-// reduce-then-scan / onesweep): u32 keys 2^20 0.158 / 0.089, 2^22 0.249 / 0.226, 2^23
-// 0.392 / 0.399, 2^24 0.651 / 0.734, 2^26 2.216 / 2.759; u32 pairs 2^23 0.462 / 0.458, 2^24
-// 0.777 / 0.850; u64 keys 2^22 0.558 / 0.473, 2^23 0.901 / 0.839, 2^24 1.549 / 1.566, 2^25
-// 2.839 / 3.012. The crossing lies near 2^23 keys of 4 bytes and 2^24 of 8 bytes.
+// choose_algorithm). Measured on an H200 (docs/benchmarks.md, session 11, median ms,
+// reduce-then-scan / onesweep): u32 keys 2^22 0.253 / 0.213, 2^23 0.395 / 0.376, 2^24
+// 0.654 / 0.687, 2^25 1.181 / 1.299; u32 pairs 2^23 0.464 / 0.444, 2^24 0.781 / 0.814; u64
+// keys 2^23 0.904 / 0.789, 2^24 1.558 / 1.463, 2^25 2.840 / 2.783, 2^27 10.43 / ~10.8 (session
+// 8's figures less this session's onesweep gain). The crossing lies between 2^23 and 2^24
+// keys of 4 bytes and near 2^26 of 8 bytes.
 constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes) {
-  return key_bytes <= 4 ? uint64_t(1) << 23 : uint64_t(1) << 24;
+  return key_bytes <= 4 ? uint64_t(1) << 23 : uint64_t(1) << 25;
 }
 constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
                                                uint32_t min_subgroup) {

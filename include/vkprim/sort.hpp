@@ -30,9 +30,9 @@
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
-// - automatic: on GPUs, onesweep up to 2^23 keys of 4 bytes or 2^24 of 8 bytes (fewer
+// - automatic: on GPUs, onesweep up to 2^23 keys of 4 bytes or 2^25 of 8 bytes (fewer
 //   dispatches: no per-pass upsweep and count scan) and reduce-then-scan beyond (a lighter
-//   downsweep), as measured on an H200 (docs/benchmarks.md, session 7); on CPU devices
+//   downsweep), as measured on an H200 (docs/benchmarks.md, sessions 7 and 11); on CPU devices
 //   (lavapipe) reduce-then-scan, which never waits on another workgroup. The rule is one
 //   function, choose_algorithm in engine/plan/sort.cpp; a call with a Count::on_device decides
 //   from the count's maximum. RadixSort::algorithm(n) says which a call runs.

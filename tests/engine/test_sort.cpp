@@ -434,7 +434,7 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
 }
 
 TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
-  // automatic: onesweep on GPUs up to 2^23 keys of 4 bytes and 2^24 of 8 bytes, reduce-then-scan
+  // automatic: onesweep on GPUs up to 2^23 keys of 4 bytes and 2^25 of 8 bytes, reduce-then-scan
   // beyond and on CPU devices; onesweep's 30-bit counts take at most 2^30 - 1 keys, beyond
   // which the object sorts (and sizes its temporary storage) by reduce-then-scan.
   auto& rt = test::gpu();
@@ -447,7 +447,7 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   o.algorithm = SortAlgorithm::onesweep;
   auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
   const uint64_t limit = (uint64_t(1) << 30) - 1;
-  const uint64_t auto32 = uint64_t(1) << 23, auto64 = uint64_t(1) << 24;
+  const uint64_t auto32 = uint64_t(1) << 23, auto64 = uint64_t(1) << 25;
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, auto64,
                      auto64 + 1, limit, limit + 1, uint64_t(1) << 31}) {
     INFO("n=" << n);
