@@ -105,9 +105,8 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // choose_algorithm). Measured on an H200 (docs/benchmarks.md, session 11, median ms,
 // reduce-then-scan / onesweep): u32 keys 2^22 0.253 / 0.213, 2^23 0.395 / 0.376, 2^24
 // 0.654 / 0.687, 2^25 1.181 / 1.299; u32 pairs 2^23 0.464 / 0.444, 2^24 0.781 / 0.814; u64
-// keys 2^23 0.904 / 0.789, 2^24 1.558 / 1.463, 2^25 2.840 / 2.783, 2^27 10.43 / ~10.8 (session
-// 8's figures less this session's onesweep gain). The crossing lies between 2^23 and 2^24
-// keys of 4 bytes and near 2^26 of 8 bytes.
+// keys 2^23 0.904 / 0.789, 2^24 1.558 / 1.463, 2^25 2.840 / 2.783, 2^27 10.452 / 10.719. The
+// crossing lies between 2^23 and 2^24 keys of 4 bytes and between 2^25 and 2^27 of 8 bytes.
 constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes) {
   return key_bytes <= 4 ? uint64_t(1) << 23 : uint64_t(1) << 25;
 }
