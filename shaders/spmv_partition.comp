@@ -29,6 +29,21 @@ void main() {
     [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
       const uint g = group * per_group + k * WG_SIZE + gl_LocalInvocationID.x;
       if (g >= pc.points) continue;
+#if defined(NNZ_TILES)
+      // Fixed nonzero tiles (spmv_nnz.comp): the first row whose end lies past the tile's
+      // first nonzero, the smallest i with row_ptr[i + 1] > first; 0 for tile 0 (which also
+      // writes the leading empty rows) and `rows` past the last tile.
+      const uint64_t first = uint64_t(g) * pc.tile_items;
+      uint64_t lo = 0ul;
+      uint64_t hi = g == 0u ? 0ul : uint64_t(pc.rows);
+      while (lo < hi) {
+        const uint64_t pivot = (lo + hi) >> 1;
+        if (row_ptr_at(pc.row_ptr_addr, pivot + 1ul) <= first)
+          lo = pivot + 1ul;
+        else
+          hi = pivot;
+      }
+#else
       const uint64_t diag = min(uint64_t(g) * pc.tile_items, total);
       // The merge path on `diag`: the first row i whose end is not consumed, i.e. the
       // smallest i with row_ptr[i + 1] > diag - i - 1 (a nonzero index).
@@ -41,6 +56,7 @@ void main() {
         else
           hi = pivot;
       }
+#endif
       U32Buf(pc.coords_addr + uint64_t(g) * 4ul).v[0] = uint(lo);
     }
   }

@@ -1,15 +1,27 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// SpMV pass 2: y = alpha * A * x + beta * y over merge-path tiles (spmv_partition.comp),
-// one tile per workgroup (Merrill & Garland SC16, CUB's AgentSpmv). Per tile:
-//   1. stage the tile's products A[k] * x[col[k]] and its row end offsets in shared memory
-//      (coalesced loads; every load bounds-checked);
-//   2. each invocation finds its stretch of ITEMS merge items by a merge-path search in shared
-//      memory and sums it serially: a row end closes the running sum;
-//   3. the invocations' (running sum, saw a row end) pairs are combined by a workgroup
-//      exclusive scan with Blelloch's segmented-sum operator (common/agg.glsl, OP_segsum), which
-//      gives each invocation the partial sum of the row open at its first item;
-//   4. each invocation walks its stretch again and writes y for the rows that end in it.
+// SpMV pass 2: y = alpha * A * x + beta * y by a segmented sum of each tile's products, one
+// tile per workgroup, over either partition (spmv_partition.comp):
+//   * merge-path tiles (Merrill & Garland SC16, CUB's AgentSpmv): TILE = WG_SIZE * ITEMS merge
+//     items, row ends and nonzeros together, so a tile holds at most TILE of each whatever the
+//     rows' lengths, empty rows included;
+//   * fixed nonzero tiles (flag bit 2): nonzeros [t * TILE, (t + 1) * TILE), aligned, so full
+//     tiles load 4 entries at once (flag bit 1: the host checked the arrays' alignment); the
+//     rows ending in a tile are unbounded when rows are empty (SpmvAnalysis chooses this
+//     partition only for matrices without empty rows).
+// Tile t writes the rows whose end lies in it, coords[t] .. coords[t + 1] - 1, and holds the
+// nonzeros k0 .. k1 - 1. Per tile:
+//   1. invocation lid loads the ITEMS consecutive nonzeros lid * ITEMS .. of the tile, all of
+//      their column, value and row-span loads before any x gather, and all gathers before any
+//      use (so ITEMS gathers are in flight, not one round trip after another);
+//   2. every non-empty row marks its last nonzero in a bitmask in shared memory (WG_SIZE rows
+//      at a time; trip counts uniform);
+//   3. each invocation sums its products serially, a marked nonzero closing the running sum;
+//      the invocations' (open sum, saw an end) pairs meet in a workgroup exclusive scan with
+//      Blelloch's segmented-sum operator (common/agg.glsl, OP_segsum), which gives each
+//      invocation the partial sum of the row open at its first nonzero;
+//   4. each row's sum is left in shared memory at its last nonzero; the invocation that loaded
+//      the row's span writes y (coalesced; a row without nonzeros here gets alpha * 0 + beta y).
 // Rows that cross tile boundaries are finished without float atomics (spmv_fixup.comp): the
 // tile writes the partial sum of the row still open at its end (`carry`, head flag = the tile
 // saw a row end) and, when its first row began in an earlier tile, that row's partial sum in
@@ -27,7 +39,7 @@ layout(push_constant) uniform Push {
   uint64_t val_addr;       // nnz T
   uint64_t x_addr;         // cols T
   uint64_t y_addr;         // rows T, read (unless beta == 0) and written
-  uint64_t coords_addr;    // tiles + 1 u32 (spmv_partition.comp)
+  uint64_t coords_addr;    // tiles + 1 u32: the first row each tile writes (spmv_partition)
   uint64_t carry_addr;     // out: tiles T
   uint64_t carry_head_addr;// out: tiles u32
   uint64_t head_addr;      // out: tiles T
@@ -38,12 +50,21 @@ layout(push_constant) uniform Push {
   uint rows;
   uint cols;
   uint tiles;
-  uint flags;              // bit 0: beta is zero (y is not read)
+  uint flags;              // bit 0: beta is zero (y is not read); bit 1: vector loads allowed;
+                           // bit 2: fixed nonzero tiles (else merge-path tiles)
 } pc;
 
+#if T_SIZE == 4
+#define T4 vec4
+#else
+#define T4 dvec4
+#endif
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Col4Buf { uvec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = T_SIZE * 4) buffer Val4Buf { T4 v[]; };
+
 #define TILE (WG_SIZE * ITEMS)
-shared T s_nz[gl_WorkGroupSize.x * ITEMS];
-shared uint s_row_end[gl_WorkGroupSize.x * ITEMS];
+shared T s_sum[gl_WorkGroupSize.x * ITEMS];        // a row's sum at its last nonzero
+shared uint s_end[gl_WorkGroupSize.x * ITEMS / 32];  // bit i: nonzero i ends a row
 
 void store_y(uint row, T sum) {
   TBuf yb = TBuf(pc.y_addr + uint64_t(row) * T_SIZE);
@@ -56,112 +77,114 @@ void store_y(uint row, T sum) {
   }
 }
 
+// Row r's end and start as offsets into the tile that starts at nonzero k0, both clamped to 0
+// (a merge-path tile's first row can have ended before it, with its end item still to come).
+uvec2 row_span(uint r, uint64_t k0) {
+  const uint64_t e = row_ptr_at(pc.row_ptr_addr, uint64_t(r) + 1ul);
+  const uint64_t s = row_ptr_at(pc.row_ptr_addr, uint64_t(r));
+  return uvec2(e > k0 ? uint(e - k0) : 0u, s > k0 ? uint(s - k0) : 0u);
+}
+
+// Marks a non-empty row's last nonzero.
+void mark_end(uvec2 span) {
+  if (span.x > span.y) atomicOr(s_end[(span.x - 1u) >> 5], 1u << ((span.x - 1u) & 31u));
+}
+
+// A row's sum in this tile: 0 when it has no nonzero here.
+T row_sum(uvec2 span) { return span.x > span.y ? s_sum[span.x - 1u] : T(0); }
+
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   if (tile >= pc.tiles) return;  // surplus workgroups of a 2-D grid: the whole group leaves
 
-  const uint64_t total = uint64_t(pc.rows) + pc.nnz;
-  const uint64_t d0 = uint64_t(tile) * TILE;
-  const uint64_t d1 = min(d0 + TILE, total);
   const uint r0 = U32Buf(pc.coords_addr + uint64_t(tile) * 4ul).v[0];
   const uint r1 = U32Buf(pc.coords_addr + uint64_t(tile + 1u) * 4ul).v[0];
-  const uint64_t k0 = d0 - r0;
-  const uint64_t k1 = d1 - r1;
-  const uint n_rows = r1 - r0;      // rows whose end lies in this tile: r0 .. r1 - 1
-  const uint n_nz = uint(k1 - k0);  // nonzeros k0 .. k1 - 1
+  uint64_t k0, k1;
+  if ((pc.flags & 4u) != 0u) {
+    k0 = uint64_t(tile) * TILE;
+    k1 = min(k0 + TILE, pc.nnz);
+  } else {  // merge items [d0, d1): rows r0 .. r1 - 1 end there, the rest are nonzeros
+    const uint64_t d0 = uint64_t(tile) * TILE;
+    const uint64_t d1 = min(d0 + TILE, uint64_t(pc.rows) + pc.nnz);
+    k0 = d0 - r0;
+    k1 = d1 - r1;
+  }
+  const uint n_nz = k1 > k0 ? uint(k1 - k0) : 0u;
+  const uint n_rows = r1 - r0;
+  if (lid < TILE / 32u) s_end[lid] = 0u;
 
-  // 1. Stage products and row ends (local offsets: row_ptr[r + 1] - k0, in [0, n_nz]). Both
-  // counts are at most TILE, so ITEMS strided slots per invocation cover them. Every slot's
-  // column, value and row-end loads are issued before any gather, so an invocation has ITEMS
-  // gathers in flight, not one round trip after another (H100, powerlaw f64: 2.30 -> 1.42 ms
-  // with ITEMS = 4, docs/benchmarks.md session 10).
-  uint col_s[ITEMS];
-  T val_s[ITEMS];
-  uint end_s[ITEMS];
-  [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
-    const uint i = lid + s * WG_SIZE;
-    col_s[s] = 0xFFFFFFFFu;
-    val_s[s] = T(0);
-    end_s[s] = 0u;
-    if (i < n_nz) {
-      col_s[s] = U32Buf(pc.col_addr + (k0 + i) * 4ul).v[0];
-      val_s[s] = TBuf(pc.val_addr + (k0 + i) * T_SIZE).v[0];
+  // 1. Loads: columns, values and the first WG_SIZE row spans, then the x gathers.
+  const uint first = lid * ITEMS;
+  uint col[ITEMS];
+  T val[ITEMS];
+  if (n_nz == TILE && (pc.flags & 2u) != 0u) {
+    [[unroll]] for (uint v = 0u; v < ITEMS / 4u; ++v) {
+      const uint64_t k = k0 + first + v * 4u;
+      const uvec4 c = Col4Buf(pc.col_addr + k * 4ul).v[0];
+      const T4 a = Val4Buf(pc.val_addr + k * T_SIZE).v[0];
+      [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+        col[v * 4u + j] = c[j];
+        val[v * 4u + j] = a[j];
+      }
     }
-    if (i < n_rows) end_s[s] = uint(row_ptr_at(pc.row_ptr_addr, uint64_t(r0) + 1ul + i) - k0);
-  }
-  [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
-    const uint i = lid + s * WG_SIZE;
-    if (i < n_nz) {
-      const uint c = col_s[s];
-      s_nz[i] = c < pc.cols ? val_s[s] * TBuf(pc.x_addr + uint64_t(c) * T_SIZE).v[0] : T(0);
-    }
-    if (i < n_rows) s_row_end[i] = end_s[s];
-  }
-  barrier();
-
-  // 2. This invocation's stretch of the tile's merge path.
-  const uint tile_len = n_rows + n_nz;
-  const uint diag = min(lid * ITEMS, tile_len);
-  const uint steps = min(diag + ITEMS, tile_len) - diag;
-  uint lo = diag > n_nz ? diag - n_nz : 0u;
-  uint hi = min(diag, n_rows);
-  while (lo < hi) {
-    const uint pivot = (lo + hi) >> 1;
-    if (s_row_end[pivot] <= diag - pivot - 1u)
-      lo = pivot + 1u;
-    else
-      hi = pivot;
-  }
-  const uint i_start = lo;
-  const uint j_start = diag - lo;
-
-  // Loops run ITEMS times in every invocation (the trip count is uniform; `steps` guards).
-  T run = T(0);
-  uint ended = 0u;
-  {
-    uint i = i_start, j = j_start;
+  } else {
     [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
-      if (s >= steps) {
-      } else if (i < n_rows && s_row_end[i] <= j) {
-        run = T(0);
-        ended = 1u;
-        ++i;
-      } else {
-        run += s_nz[j];
-        ++j;
+      col[s] = 0xFFFFFFFFu;
+      val[s] = T(0);
+      if (first + s < n_nz) {
+        col[s] = U32Buf(pc.col_addr + (k0 + first + s) * 4ul).v[0];
+        val[s] = TBuf(pc.val_addr + (k0 + first + s) * T_SIZE).v[0];
       }
     }
   }
+  const uvec2 span = lid < n_rows ? row_span(r0 + lid, k0) : uvec2(0u);
+  T prod[ITEMS];
+  [[unroll]] for (uint s = 0u; s < ITEMS; ++s)
+    prod[s] = col[s] < pc.cols ? val[s] * TBuf(pc.x_addr + uint64_t(col[s]) * T_SIZE).v[0] : T(0);
 
-  // 3. Segmented exclusive scan of the invocations' (sum, ended) pairs, in uniform control
-  // flow (the barrier makes the reconvergence point explicit before any subgroup operation).
+  // 2. Row ends into the bitmask (zeroed above); rows past the first WG_SIZE from the row
+  // pointer again, WG_SIZE at a time (the loop's trip count is uniform).
   barrier();
-  Agg tile_total;
-  const Agg before = workgroup_exclusive_scan(Agg(run, ended), tile_total);
+  mark_end(span);
+  for (uint i = WG_SIZE + lid; i - lid < n_rows; i += WG_SIZE)
+    if (i < n_rows) mark_end(row_span(r0 + i, k0));
+  barrier();
 
-  // 4. Write the rows that end here. The tile's first row, when it began in an earlier tile,
-  // is left to the fix-up pass with its partial sum in this tile.
-  const bool first_row_continues =
-      tile > 0u && n_rows > 0u && row_ptr_at(pc.row_ptr_addr, uint64_t(r0)) < k0;
+  // 3. Serial segmented sums, then the workgroup's segmented scan.
+  const uint bits = (s_end[first >> 5] >> (first & 31u)) & ((1u << ITEMS) - 1u);
+  T run = T(0);
+  [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
+    run += prod[s];
+    if ((bits & (1u << s)) != 0u) run = T(0);
+  }
+  Agg tile_total;
+  const Agg before = workgroup_exclusive_scan(Agg(run, bits != 0u ? 1u : 0u), tile_total);
+
+  // 4. Row sums at their last nonzero, then y.
   {
     T acc = before.v;
-    uint i = i_start, j = j_start;
     [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
-      if (s >= steps) {
-      } else if (i < n_rows && s_row_end[i] <= j) {
-        if (i == 0u && first_row_continues)
-          TBuf(pc.head_addr + uint64_t(tile) * T_SIZE).v[0] = acc;
-        else
-          store_y(r0 + i, acc);
+      acc += prod[s];
+      if ((bits & (1u << s)) != 0u) {
+        s_sum[first + s] = acc;
         acc = T(0);
-        ++i;
-      } else {
-        acc += s_nz[j];
-        ++j;
       }
     }
   }
+  barrier();
+  // The tile's first row, when it began in an earlier tile, is left to the fix-up pass with
+  // its partial sum in this tile.
+  const bool first_row_continues =
+      tile > 0u && n_rows > 0u && row_ptr_at(pc.row_ptr_addr, uint64_t(r0)) < k0;
+  if (lid < n_rows) {
+    if (lid == 0u && first_row_continues)
+      TBuf(pc.head_addr + uint64_t(tile) * T_SIZE).v[0] = row_sum(span);
+    else
+      store_y(r0 + lid, row_sum(span));
+  }
+  for (uint i = WG_SIZE + lid; i - lid < n_rows; i += WG_SIZE)
+    if (i < n_rows) store_y(r0 + i, row_sum(row_span(r0 + i, k0)));
   if (lid == 0u) {
     TBuf(pc.carry_addr + uint64_t(tile) * T_SIZE).v[0] = tile_total.v;
     U32Buf(pc.carry_head_addr + uint64_t(tile) * 4ul).v[0] = n_rows > 0u ? 1u : 0u;

@@ -77,13 +77,20 @@ struct SpmvPlan {
   uint32_t max_lanes = 1;  // row kernel: lanes per row at most
   uint32_t stream_items = tuning::kSpmvStreamItems;
   // The split kernel falls back to the merge path when a matrix has too many long rows.
-  bool has_merge() const { return kernel != SpmvKernel::rows && kernel != SpmvKernel::stream; }
+  bool has_merge() const {
+    return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge ||
+           kernel == SpmvKernel::split;
+  }
+  bool has_nnz() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::nnz; }
+  // The tile pass, the carries' scan and the fix-up: the merge path and the nonzero tiles.
+  bool has_tiles() const { return has_merge() || has_nnz(); }
   bool has_split() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::split; }
   bool has_rows() const { return has_split() || kernel == SpmvKernel::rows; }
   // The row kernel over windows that skip empty rows: only an analysis under automatic asks.
   bool has_rows_window() const { return kernel == SpmvKernel::automatic; }
   bool has_stream() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream; }
-  Pipeline partition[2], tiles[2], fixup;  // [0]: u32 row pointer, [1]: u64
+  // [0]: u32 row pointer, [1]: u64. One tile pass for both partitions.
+  Pipeline partition[2], nnz_partition[2], tiles[2], fixup;
   Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], long_kernel[2];
   // The row kernel's builds over column blocks ([skip empty rows][row pointer width]).
   Pipeline rows_blocks[2][2];
@@ -96,20 +103,25 @@ struct SpmvPlan {
   std::optional<Map> map;
   std::optional<Buffer> owned_temp;
 
+  // Merge path: tiles of rows + nonzeros (merge items); nonzero tiles: of nonzeros only, at
+  // least one (it writes the rows of a matrix without nonzeros).
   uint32_t tile_items() const { return wg * items; }
-  uint64_t tile_count(uint64_t rows, uint64_t nnz) const {
-    return (rows + nnz + tile_items() - 1) / tile_items();
+  uint64_t tile_count(uint64_t rows, uint64_t nnz, bool nnz_tiles = false) const {
+    const uint64_t t = tile_items();
+    return nnz_tiles ? std::max<uint64_t>(1, (nnz + t - 1) / t) : (rows + nnz + t - 1) / t;
   }
   uint64_t scan_bytes(uint64_t tiles) const {
     return tiles > 1 ? carry_scan->temp_bytes(tiles) : 0;
   }
-  SpmvTempLayout layout(uint64_t rows, uint64_t nnz) const {
-    const uint64_t t = tile_count(rows, nnz);
+  SpmvTempLayout layout(uint64_t rows, uint64_t nnz, bool nnz_tiles) const {
+    const uint64_t t = tile_count(rows, nnz, nnz_tiles);
     return SpmvTempLayout(t, esz, scan_bytes(t));
   }
   uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const {
-    if (rows == 0 || !has_merge()) return 0;
-    uint64_t bytes = layout(rows, nnz).total;
+    if (rows == 0 || !has_tiles()) return 0;
+    uint64_t bytes = 0;
+    if (has_merge()) bytes = layout(rows, nnz, false).total;
+    if (has_nnz()) bytes = std::max(bytes, layout(rows, nnz, true).total);
     if (has_split()) {
       // Room for every possible long and huge row; pieces * huge rows <=
       // kSpmvLongTargetGroups + huge rows.
@@ -171,11 +183,14 @@ struct SpmvPlan {
       }
     } else {
       // Irregular rows: the split kernel when the statistics counted its long rows and there
-      // are not too many of them, the merge path otherwise.
+      // are not too many of them; otherwise tiles, of nonzeros when no row is empty (a tile
+      // then ends at most one row per nonzero), of merge items (bounded rows) when some are.
       const uint32_t t = long_threshold(an.row_lanes);
       const bool split_ok = st.long_threshold == t && st.huge_threshold == huge_threshold(t) &&
                             st.long_rows <= tuning::kSpmvLongMaxRows;
-      an.kernel = split_ok ? SpmvKernel::split : SpmvKernel::merge;
+      an.kernel = split_ok            ? SpmvKernel::split
+                  : st.empty_rows == 0 ? SpmvKernel::nnz
+                                       : SpmvKernel::merge;
     }
     return an;
   }
@@ -248,8 +263,8 @@ struct SpmvPlan {
     return {};
   }
 
-  Status check_merge_limits(const CsrView& a) const {
-    const uint64_t tiles = tile_count(a.rows, a.nnz);
+  Status check_tile_limits(const CsrView& a, bool nnz_tiles) const {
+    const uint64_t tiles = tile_count(a.rows, a.nnz, nnz_tiles);
     const auto& caps = ctx->caps;
     if (tiles >= (uint64_t(1) << 32) - 1 ||
         tiles > uint64_t(caps.max_workgroup_count[0]) * caps.max_workgroup_count[1])
@@ -317,7 +332,15 @@ struct SpmvPlan {
       return record_rows(cmd, a, x, y, alpha, beta, lanes, skip_empty, blocks);
     if (k == SpmvKernel::stream) return record_stream(cmd, a, x, y, alpha, beta);
     if (k == SpmvKernel::split) return record_split(cmd, a, x, y, alpha, beta, lanes, an, temp_in);
-    VKPRIM_TRY(check_merge_limits(a));
+    return record_tiles(cmd, a, x, y, alpha, beta, temp_in, an, k == SpmvKernel::nnz);
+  }
+
+  // The merge path, or the nonzero tiles (nnz_tiles): partition, tiles, the carries' segmented
+  // scan, fix-up.
+  Status record_tiles(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
+                      double alpha, double beta, BufferView temp_in, const SpmvAnalysis* an,
+                      bool nnz_tiles) const {
+    VKPRIM_TRY(check_tile_limits(a, nnz_tiles));
     const uint64_t need = temp_bytes(a.rows, a.nnz);
     BufferView temp = temp_in;
     if (need) {
@@ -337,10 +360,16 @@ struct SpmvPlan {
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     if (a.rows == 0) return {};
     const BufferView yv = y.sub(0, a.rows * esz);
-    const uint32_t flags = beta == 0.0 ? kSpmvBetaZero : 0u;
+    uint32_t flags = beta == 0.0 ? kSpmvBetaZero : 0u;
     if (alpha == 0.0) return record_alpha_zero(cmd, yv, a.rows, beta);  // BLAS: no A, no x
+    if (nnz_tiles) flags |= kSpmvNonzeroTiles;
+    // Nonzero tiles load 4 entries at once where both arrays are aligned to 4 of them.
+    if (nnz_tiles && items % 4 == 0 && a.col_idx.address % 16 == 0 &&
+        a.values.address % (4 * esz) == 0)
+      flags |= kSpmvVectorLoads;
 
-    const uint64_t tiles = tile_count(a.rows, a.nnz);
+    const uint64_t tile = tile_items();
+    const uint64_t tiles = tile_count(a.rows, a.nnz, nnz_tiles);
     const SpmvTempLayout L(tiles, esz, scan_bytes(tiles));
     const uint64_t base = temp.address;
     const int w = a.row_ptr_64 ? 1 : 0;
@@ -348,8 +377,9 @@ struct SpmvPlan {
                    beta_bits = bits_of(beta, type);
 
     SpmvPartitionPush pp{row_ptr,          base + L.coords, a.nnz,
-                         uint32_t(a.rows), tile_items(),    uint32_t(tiles + 1)};
-    partition[w].dispatch(cmd, &pp, grid_groups(*ctx, tiles + 1, partition[w].tile_items()));
+                         uint32_t(a.rows), uint32_t(tile),  uint32_t(tiles + 1)};
+    const Pipeline& part = nnz_tiles ? nnz_partition[w] : partition[w];
+    part.dispatch(cmd, &pp, grid_groups(*ctx, tiles + 1, part.tile_items()));
     compute_to_compute_barrier(*ctx, cmd);
 
     SpmvTilesPush tp{row_ptr,
@@ -370,14 +400,14 @@ struct SpmvPlan {
                      uint32_t(tiles),
                      flags};
     const uint64_t gx = std::min<uint64_t>(tiles, ctx->caps.max_workgroup_count[0]);
-    tiles_dispatch(w, cmd, &tp, uint32_t(gx), uint32_t((tiles + gx - 1) / gx));
+    this->tiles[w].dispatch(cmd, &tp, uint32_t(gx), uint32_t((tiles + gx - 1) / gx));
     if (tiles == 1) return {};
 
     // Rows crossing tiles: inclusive segmented sum of the carries, then the fix-up. When the
     // analysis says every row is shorter than a tile, every tile ends a row and the scan would
     // return the carries unchanged (spmv_fixup.comp): the fix-up reads them directly.
     compute_to_compute_barrier(*ctx, cmd);
-    const bool carries_direct = an && an->stats.max_row_length < tile_items();
+    const bool carries_direct = an && an->stats.max_row_length < tile;
     if (!carries_direct) {
       const BufferView tv = temp.sub(0, L.total);
       VKPRIM_TRY(carry_scan->inclusive(
@@ -398,10 +428,6 @@ struct SpmvPlan {
     return {};
   }
 
-  void tiles_dispatch(int w, VkCommandBuffer cmd, const SpmvTilesPush* p, uint32_t gx,
-                      uint32_t gy) const {
-    tiles[w].dispatch(cmd, p, gx, gy);
-  }
 
   // BLAS special cases shared by both kernels: alpha == 0 reads neither A nor x.
   Status record_alpha_zero(VkCommandBuffer cmd, BufferView yv, uint64_t rows, double beta) const {
@@ -586,7 +612,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                       "maxComputeWorkGroupInvocations)]");
   if (o.items_per_invocation > 16)
     return make_error(Errc::invalid_argument, "Spmv: items_per_invocation must be in [1, 16]");
-  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::split))
+  if (uint32_t(o.kernel) > uint32_t(SpmvKernel::nnz))
     return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
   plan->kernel = o.kernel;
   // The stream kernel's chunk: items_per_invocation entries per invocation.
@@ -599,15 +625,13 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                             " entries does not fit the device's shared memory");
     plan->stream_items /= 2;
   }
-  plan->items = o.items_per_invocation ? o.items_per_invocation : tuning::kSpmvItems;
-  while (plan->has_merge() &&
-         tuning::spmv_shared_bytes(plan->wg, plan->items, plan->esz) > caps.max_shared_memory) {
-    if (o.items_per_invocation || plan->items == 1)
-      return make_error(Errc::limit_exceeded, "Spmv: a tile of " + std::to_string(plan->wg) +
-                                                  " x " + std::to_string(plan->items) +
-                                                  " items does not fit the device's shared memory");
-    plan->items /= 2;
-  }
+  // The tile pass's items per invocation are fixed at build time.
+  plan->items = tuning::kSpmvItems;
+  if (plan->has_tiles() &&
+      tuning::spmv_shared_bytes(plan->wg, plan->items, plan->esz) > caps.max_shared_memory)
+    return make_error(Errc::limit_exceeded, "Spmv: a tile of " + std::to_string(plan->wg) +
+                                                " x " + std::to_string(plan->items) +
+                                                " items does not fit the device's shared memory");
   // The in-tile scan's subgroup layer uses relative shuffles and ballot (UNIFORM), and 64-bit
   // subgroup types for f64 (the same conditions as SegmentedScan).
   plan->subgroup = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
@@ -638,12 +662,16 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   const std::string t = to_string(type);
   for (int w = 0; w < 2; ++w) {
     const std::string rp = w ? "r64" : "r32";
-    if (plan->has_merge()) {
-      auto part =
-          detail::Pipeline::create_variant(ctx, "spmv_partition_" + rp, detail::kSpmvPartitionPushBytes,
-                                           tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems, false);
+    for (const bool nnz_tiles : {false, true}) {
+      if (!(nnz_tiles ? plan->has_nnz() : plan->has_merge())) continue;
+      auto part = detail::Pipeline::create_variant(
+          ctx, std::string(nnz_tiles ? "spmv_partition_nnz_" : "spmv_partition_") + rp,
+          detail::kSpmvPartitionPushBytes, tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems,
+          false);
       if (!part) return part.error();
-      plan->partition[w] = std::move(*part);
+      (nnz_tiles ? plan->nnz_partition[w] : plan->partition[w]) = std::move(*part);
+    }
+    if (plan->has_tiles()) {
       auto tiles = detail::Pipeline::create_variant(
           ctx, "spmv_tiles_" + t + "_" + rp + (plan->subgroup ? "_sg" : "_wg"),
           detail::kSpmvTilesPushBytes, plan->wg, plan->items, plan->subgroup);
@@ -694,14 +722,14 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     plan->stats[w] = std::move(*st);
   }
   plan->rows_subgroup = rows_subgroup;
-  if (plan->has_merge()) {
+  if (plan->has_tiles()) {
     auto fix = detail::Pipeline::create_variant(ctx, "spmv_fixup_" + t, detail::kSpmvFixupPushBytes,
                                                 tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems,
                                                 false);
     if (!fix) return fix.error();
     plan->fixup = std::move(*fix);
   }
-  if (plan->has_merge()) {
+  if (plan->has_tiles()) {
     // Reduce-then-scan: a fixed combination order, so the carries are deterministic too.
     ScanOptions so;
     so.deterministic = true;
@@ -726,6 +754,7 @@ const char* to_string(SpmvKernel k) {
     case SpmvKernel::rows: return "rows";
     case SpmvKernel::stream: return "stream";
     case SpmvKernel::split: return "split";
+    case SpmvKernel::nnz: return "nnz";
   }
   return "?";
 }

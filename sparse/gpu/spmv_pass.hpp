@@ -68,18 +68,21 @@ inline constexpr uint32_t kSpmvStatsPushBytes = 40;
 
 inline constexpr uint32_t kSpmvBetaZero = 1u;
 inline constexpr uint32_t kSpmvAccumulate = 2u;  // row kernel: y += alpha * A x (column blocks)
+inline constexpr uint32_t kSpmvVectorLoads = 2u;   // tiles: aligned arrays, 4 entries per load
+inline constexpr uint32_t kSpmvNonzeroTiles = 4u;  // tiles: fixed nonzero tiles (else merge path)
 
 namespace tuning {
-// SpMV tiles: 256 invocations x 4 merge items (1024 rows + nonzeros per tile); fewer items when
-// the tile's shared memory (products, row ends and the scan scratch) would not fit the device.
-// H100, session 10, merge path ms at 4 / 6 / 8 / 12 / 16 items: powerlaw f32 0.98 / 0.98 /
-// 1.10 / 1.68 / 1.57, f64 1.42 / 1.66 / 2.71 / 2.46 / -; uniform_k16 f32 1.08 / 1.09 / 1.19 /
-// 1.72 / 1.59 (more items hold more loads in registers: fewer workgroups per SM).
+// SpMV tiles (spmv_tiles.comp): 256 invocations x 8 items (merge items, or nonzeros); ITEMS is
+// fixed at build time (FIXED_ITEMS in shaders/CMakeLists.txt). H100, session 12, the tile pass
+// at 8 / 16 nonzeros per invocation (fixed nonzero tiles), median ms: powerlaw f32 0.981 /
+// 0.996, f64 1.219 / 1.346; uniform_k16 f32 0.862 / 0.632, f64 1.188 / 1.235; short_k2 f32
+// 0.865 / 0.892, f64 1.125 / 1.543 (docs/benchmarks.md, session 12).
 inline constexpr uint32_t kSpmvWorkgroup = 256;
-inline constexpr uint32_t kSpmvItems = 4;
-// Shared memory of one spmv_tiles workgroup.
+inline constexpr uint32_t kSpmvItems = 8;
+// Shared memory of one spmv_tiles workgroup: the row sums, the row-end bitmask and the scan's
+// scratch.
 constexpr uint64_t spmv_shared_bytes(uint32_t wg, uint32_t items, uint32_t value_bytes) {
-  return uint64_t(wg) * items * (value_bytes + 4) + uint64_t(wg) * 16 + 1024;
+  return uint64_t(wg) * items * value_bytes + uint64_t(wg) * items / 8 + uint64_t(wg) * 16 + 1024;
 }
 // Partition and fix-up: one invocation per tile boundary (a partition search is a chain of
 // dependent loads: two per invocation would run back to back), grid-stride.

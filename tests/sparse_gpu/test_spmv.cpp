@@ -39,11 +39,12 @@ Spmv& plan_for(ValueType t, const SpmvOptions& o) {
   return it->second;
 }
 
-SpmvOptions small_tiles(bool subgroup) {
+// Tiles of 32 x 8 items (merge items, or nonzeros with SpmvKernel::nnz).
+SpmvOptions small_tiles(bool subgroup, SpmvKernel k = SpmvKernel::automatic) {
   SpmvOptions o;
   o.workgroup_size = 32;
-  o.items_per_invocation = 2;  // 64 merge items per tile
   o.use_subgroup_ops = subgroup;
+  o.kernel = k;
   return o;
 }
 
@@ -153,13 +154,19 @@ void check_configs(const CooMatrix& coo, const std::string& name, const std::str
                   c.analyze);
 }
 
-// The merge path: default tiles, and small tiles in both builds.
+// The merge path and the nonzero tiles: default tiles, and small tiles in both builds.
 template <class T>
 void check_all_configs(const CooMatrix& coo, const std::string& name) {
   check_configs<T>(coo, name, "merge path",
                    {{"default tiles", SpmvOptions{}, 1.5, 0.0},
                     {"small tiles, subgroup", small_tiles(true), -1.0, 0.5},
                     {"small tiles, shared memory", small_tiles(false), 2.0, -0.25, false, true}});
+  const SpmvKernel nnz = SpmvKernel::nnz;
+  check_configs<T>(coo, name, "nonzero tiles",
+                   {{"nnz tiles", forced(nnz), 1.5, 0.0},
+                    {"nnz small tiles, subgroup", small_tiles(true, nnz), -1.0, 0.5},
+                    {"nnz small tiles, shared memory", small_tiles(false, nnz), 2.0, -0.25, false,
+                     true}});
 }
 
 // The row kernel: default lanes in both builds, the smallest and the largest lane counts, and
@@ -472,18 +479,24 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
   st.nnz = 2000;
   CHECK(plan.analysis(st).row_lanes == 1u);
   // Regular but few, very long rows (a lane group would walk > 1024 steps): the split kernel
-  // when the statistics counted its long rows, the merge path when they did not, or when
-  // there are more long rows than the split kernel takes.
+  // when the statistics counted its long rows; when they did not, or when there are more long
+  // rows than the split kernel takes, nonzero tiles without empty rows, the merge path with.
   st.rows = 4;
   st.nnz = 4 * 1000000;
   st.max_row_length = 1000000;
+  CHECK(plan.analysis(st).kernel == SpmvKernel::nnz);
+  st.empty_rows = 1;
   CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
+  st.empty_rows = 0;
   st.long_threshold = 128u * plan.analysis(st).row_lanes;
   st.huge_threshold = std::max<uint64_t>(st.long_threshold, 16384);
   st.long_rows = st.huge_rows = 4;
   CHECK(plan.analysis(st).kernel == SpmvKernel::split);
   st.long_rows = 65536;
+  CHECK(plan.analysis(st).kernel == SpmvKernel::nnz);
+  st.empty_rows = 1;
   CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
+  st.empty_rows = 0;
   st.long_threshold = st.long_rows = st.huge_threshold = st.huge_rows = 0;
   st.nnz = 4 * 2000;
   st.max_row_length = 2000;
@@ -884,7 +897,6 @@ TEST_CASE("SpMV and DeviceCsr refuse broken contracts clearly", "[spmv][errors]"
   CHECK(Spmv::create(rt.context(), ValueType::u32).error().code == Errc::invalid_argument);
   SpmvOptions huge;
   huge.workgroup_size = 1024;
-  huge.items_per_invocation = 16;
   CHECK(Spmv::create(rt.context(), ValueType::f64, huge).error().code ==
         (rt.caps().shader_float64 ? Errc::limit_exceeded : Errc::unsupported));
   CHECK(Spmv::create(rt.context(), ValueType::f32, SpmvOptions{true, 48, 0}).error().code ==
@@ -916,7 +928,7 @@ TEST_CASE("SpMV and DeviceCsr refuse broken contracts clearly", "[spmv][errors]"
   CHECK(rt.submit([&](VkCommandBuffer cmd) {
             return autoplan.record(cmd, a.view(), x.view(), y.view(), 1.0, 0.0, an);
           }).error().code == Errc::invalid_argument);
-  CHECK(Spmv::create(rt.context(), ValueType::f32, forced(SpmvKernel(5))).error().code ==
+  CHECK(Spmv::create(rt.context(), ValueType::f32, forced(SpmvKernel(6))).error().code ==
         Errc::invalid_argument);
   // The row and stream kernels need no temporary storage.
   CHECK(plan_for(ValueType::f32, row_kernel(true)).temp_bytes(1000, 100000) == 0);

@@ -1,7 +1,7 @@
 // `vkprim spmv [FILE...] [--generate KIND:N]`: loads each matrix (Matrix Market or Binsparse;
 // symmetric storage expanded), builds its CSR, runs y = A x on the GPU (median of --runs
 // timestamp-timed runs), validates y against Eigen in f64 and prints a table (--json: records).
-// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows|stream|split
+// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows|stream|split|nnz
 // picks the SpMV kernel (auto: from the row-length analysis, as Spmv::analyze); the table says
 // which ran. --items sets SpmvOptions::items_per_invocation (merge tile, stream chunk).
 #include <vkprim/elementwise.hpp>
@@ -43,7 +43,7 @@ struct SpmvRow {
   double rel_err2 = 0;  // ||y - y_ref||_2 / ||y_ref||_2
   bool verified = false;
   std::string kernel_option;  // --kernel value this row ran under
-  std::string kernel;     // the kernel that ran ("merge", "rows", "stream" or "split")
+  std::string kernel;     // the kernel that ran (to_string(SpmvKernel))
   uint32_t row_lanes = 0; // lanes per row (row kernel)
   uint32_t column_blocks = 1;  // row kernel: passes over column blocks
   sparse::SpmvRowStats stats;
@@ -226,8 +226,8 @@ void register_spmv(CLI::App& app, Action& action) {
   cmd->add_option("--kernel", kernel,
                   "SpMV kernel: auto (stream/row kernel for regular rows, split or merge path "
                   "otherwise, from row-length statistics), merge, rows, stream (CSR-Stream), "
-                  "split (row kernel + long rows split over workgroups); a comma list "
-                  "(auto,merge,rows,stream,split) runs each matrix under each")
+                  "split (row kernel + long rows split over workgroups), nnz (fixed tiles of "
+                  "nonzeros); a comma list (auto,merge,nnz) runs each matrix under each")
       ->capture_default_str();
   cmd->add_option("--row-lanes", row_lanes,
                   "Row kernel: lanes per row (power of two <= subgroup size; 0: from the mean "
@@ -273,19 +273,16 @@ void register_spmv(CLI::App& app, Action& action) {
       for (size_t at = 0; at <= kernel.size();) {
         const size_t comma = std::min(kernel.find(',', at), kernel.size());
         const std::string k = kernel.substr(at, comma - at);
-        if (k == "auto")
-          cli.kernels.push_back(sparse::SpmvKernel::automatic);
-        else if (k == "merge")
-          cli.kernels.push_back(sparse::SpmvKernel::merge);
-        else if (k == "rows")
-          cli.kernels.push_back(sparse::SpmvKernel::rows);
-        else if (k == "stream")
-          cli.kernels.push_back(sparse::SpmvKernel::stream);
-        else if (k == "split")
-          cli.kernels.push_back(sparse::SpmvKernel::split);
-        else
+        bool known = false;
+        for (uint32_t i = 0; i <= uint32_t(sparse::SpmvKernel::nnz) && !known; ++i)
+          if (k == to_string(sparse::SpmvKernel(i))) {
+            cli.kernels.push_back(sparse::SpmvKernel(i));
+            known = true;
+          }
+        if (!known)
           return report(make_error(Errc::invalid_argument,
-                                   "--kernel: '" + k + "' is not auto, merge, rows, stream or split"),
+                                   "--kernel: '" + k +
+                                       "' is not auto, merge, rows, stream, split or nnz"),
                         kExitUsage);
         at = comma + 1;
       }

@@ -103,8 +103,9 @@ enum class SpmvKernel : uint32_t {
   rows = 2,       // row kernel (regular rows)
   stream = 3,     // stream kernel (regular rows)
   split = 4,      // row kernel for rows up to a threshold, long rows split over workgroups
+  nnz = 5,        // fixed tiles of nonzeros (any row-length distribution)
 };
-const char* to_string(SpmvKernel k);  // "auto", "merge", "rows", "stream", "split"
+const char* to_string(SpmvKernel k);  // "auto", "merge", "rows", "stream", "split", "nnz"
 
 struct SpmvOptions {
   // Use subgroup operations where the device has them (in-tile scan: shuffles, ballot; row
