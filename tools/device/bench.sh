@@ -47,10 +47,13 @@ case "${1:-primitives}" in
     ;;
   sparse)
     python3 .device/spmv_anchors.py /tmp/spmv > "$out/spmv_anchors.txt" 2>&1
-    # Every kernel on each CSR built once from the shuffled triplets: merge path, row kernel,
-    # stream kernel, split kernel (row kernel + long rows over workgroups), the automatic choice.
-    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f32 --kernel merge,nnz,rows,stream,split,auto --runs 20 --json "$out/vkprim_spmv_f32.json"
-    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --kernel merge,nnz,rows,stream,split,auto --runs 20 --json "$out/vkprim_spmv_f64.json"
+    # Every kernel on each CSR built once from the shuffled triplets: merge path, nonzero tiles,
+    # row kernel, stream kernel, split kernel (row kernel + long rows over workgroups), the
+    # automatic choice.
+    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f32 --kernel merge,nnz,rows,stream,split,auto \
+      --runs 20 --json "$out/vkprim_spmv_f32.json"
+    $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --kernel merge,nnz,rows,stream,split,auto \
+      --runs 20 --json "$out/vkprim_spmv_f64.json"
     $vk spmv .device/real/*.mtx --values f32 --kernel auto --runs 50 --json "$out/vkprim_spmv_real.json"
     ;;
 esac

@@ -1,9 +1,10 @@
 // `vkprim spmv [FILE...] [--generate KIND:N]`: loads each matrix (Matrix Market or Binsparse;
 // symmetric storage expanded), builds its CSR, runs y = A x on the GPU (median of --runs
 // timestamp-timed runs), validates y against Eigen in f64 and prints a table (--json: records).
-// With neither a file nor --generate it runs on poisson2d:64. --kernel auto|merge|rows|stream|split|nnz
-// picks the SpMV kernel (auto: from the row-length analysis, as Spmv::analyze); the table says
-// which ran. --items sets SpmvOptions::items_per_invocation (merge tile, stream chunk).
+// With neither a file nor --generate it runs on poisson2d:64. --kernel
+// auto|merge|nnz|rows|stream|split picks the SpMV kernel (auto: from the row-length analysis,
+// as Spmv::analyze); the table says which ran. --items sets SpmvOptions::items_per_invocation
+// (the stream kernel's chunk).
 #include <vkprim/elementwise.hpp>
 #include <vkprim/runtime.hpp>
 #include <vkprim/sparse/device_csr.hpp>
@@ -239,8 +240,7 @@ void register_spmv(CLI::App& app, Action& action) {
       ->check(CLI::Range(0u, 64u))
       ->capture_default_str();
   cmd->add_option("--items", items,
-                  "Items per invocation (1..16; 0: tuned default): merge items per tile "
-                  "invocation (merge path), entries per invocation per chunk (stream kernel)")
+                  "Stream kernel: entries per invocation per chunk (1..16; 0: tuned default)")
       ->check(CLI::Range(0u, 16u))
       ->capture_default_str();
   cmd->add_option("--json", json_path,

@@ -2,14 +2,15 @@
 // (device_csr.hpp), f32 or f64 (f64 where the device has shaderFloat64; Errc::unsupported
 // otherwise).
 //
-// Four kernels (docs/sparse-gpu.md):
+// Five kernels (docs/sparse-gpu.md):
 //
 // * merge path (SpmvKernel::merge), the robust one: merge-based SpMV (Merrill & Garland,
 //   "Merge-based Parallel Sparse Matrix-Vector Multiplication", SC16). The work is the merge of
 //   the row end offsets with the nonzero indices, cut into fixed tiles of rows + nonzeros, one
-//   tile per workgroup; inside a tile, a segmented reduction (Blelloch's segmented-sum
-//   operator); rows crossing tiles are finished by a segmented scan over the tiles' partial
-//   sums and a fix-up pass — no float atomics. Robust on every shape of NOTES §6: very long
+//   tile per workgroup; inside a tile, each invocation sums 8 consecutive nonzeros and a
+//   workgroup segmented scan (Blelloch's segmented-sum operator) joins them; rows crossing
+//   tiles are finished by a segmented scan over the tiles' partial sums and a fix-up pass —
+//   no float atomics. Robust on every shape of NOTES §6: very long
 //   rows (split across tiles), many empty rows (each costs one merge item), very short rows,
 //   power-law. Passes: partition, tiles and, when there is more than one tile, a deterministic
 //   segmented scan over tiles and the fix-up (6 dispatches; 3 when record() has an analysis
@@ -34,6 +35,10 @@
 //   (spmv_long.comp) — no float atomics. 3 to 6 dispatches (with two tiny fills), temporary
 //   storage for the lists and partials; with no long rows (by the analysis) it is the row
 //   kernel alone. More than 65535 long or huge rows: the merge path instead.
+// * nonzero tiles (SpmvKernel::nnz): the merge path's tile pass and fix-up over fixed tiles of
+//   256 * 8 nonzeros instead of merge items (aligned: full tiles load 4 entries at once). A
+//   tile writes every row that ends in it, so empty rows make its work unbounded: `automatic`
+//   takes it only for matrices without empty rows, where the split kernel cannot run.
 // * stream kernel (SpmvKernel::stream; CSR-Stream, Greathouse & Daga SC14), for regular
 //   matrices: one dispatch, no temporary
 //   storage, no atomics, no subgroup operations. A workgroup of 256 invocations owns 256
@@ -44,25 +49,24 @@
 //   (On lavapipe, whose loop cap counts a row's serial sum across chunks, rows longer than
 //   about 65535 * 4 entries, or blocks of more than 65535 chunks, are lost.)
 //
-// Choosing (SpmvOptions::kernel): `automatic` picks from row-length statistics computed once
-// per matrix by analyze() (a small GPU pass over the row pointer, read back). Regular rows —
-// max row length <= 8 * mean + 32 (mean = nnz / rows over all rows, empty ones included) and
-// the longest row takes a row-kernel lane group at most 1024 loop steps of 4 * L entries — go
-// to the row kernel (f32 and f64: it measured faster than the stream kernel on every regular
-// matrix of the suite on an H200, docs/sparse-gpu.md); the split kernel takes the rest
-// (power-law and arrow matrices, a dense row among short ones, a few very long rows), or the
-// merge path when they have more than 65535 long rows. The bound's constants are not tuned
-// on a GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the
-// row kernel a row-pointer read and a y write, as it costs the merge path a merge item; where
-// at least half the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows:
-// each workgroup lists the non-empty rows of its window first, so no lane group waits on an
-// empty row; the same sums, bit for bit); on GPUs, where x is too large to stay in cache and
-// gathered all over, the row kernel runs once per block of columns (SpmvAnalysis::column_blocks).
-// Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
-// statistics back while recording); `merge`, `rows`, `stream` and `split` force a kernel with
-// or without one (the split kernel without an analysis makes room for every row that could
-// be long). The simple form spmv() and `vkprim spmv` analyze and use `automatic` unless told
-// otherwise.
+// Choosing (SpmvOptions::kernel): `automatic` picks from row-length statistics computed once per
+// matrix by analyze() (a small GPU pass over the row pointer, read back). Regular rows — max row
+// length <= 8 * mean + 32 (mean = nnz / rows over all rows, empty ones included) and the longest
+// row takes a row-kernel lane group at most 1024 loop steps of 4 * L entries — go to the row kernel
+// (f32 and f64: it measured faster than the stream kernel on every regular matrix of the suite on
+// an H200, docs/sparse-gpu.md); the split kernel takes the rest (power-law and arrow matrices, a
+// dense row among short ones, a few very long rows), or, when they have more than 65535 long rows,
+// the nonzero tiles (no empty row) or the merge path. The bound's constants are not tuned on a GPU
+// (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row kernel a
+// row-pointer read and a y write, as it costs the merge path a merge item; where at least half the
+// rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup lists the
+// non-empty rows of its window first, so no lane group waits on an empty row; the same sums, bit
+// for bit); on GPUs, where x is too large to stay in cache and gathered all over, the row kernel
+// runs once per block of columns (SpmvAnalysis::column_blocks). Without an SpmvAnalysis, record()
+// runs the merge path under `automatic` (it cannot read statistics back while recording); `merge`,
+// `nnz`, `rows`, `stream` and `split` force a kernel with or without one (the split kernel without
+// an analysis makes room for every row that could be long). The simple form spmv() and `vkprim
+// spmv` analyze and use `automatic` unless told otherwise.
 //
 // Determinism: every kernel gives bit-identical results from run to run on a device (every
 // sum has a fixed order and every y element exactly one writer). The kernels (and the row
@@ -76,8 +80,8 @@
 // BLAS conventions: beta == 0 means y is not read (NaNs in y do not propagate); alpha == 0 means
 // A and x are not read (y = beta * y).
 //
-// Temporary storage (merge path and split kernel): temp_bytes(rows, nnz) tells what a call
-// needs (a few words per tile of Spmv::tile_items() rows + nonzeros, or the split kernel's
+// Temporary storage (merge path, nonzero tiles, split kernel): temp_bytes(rows, nnz) tells what
+// a call needs (a few words per tile of Spmv::tile_items() rows + nonzeros, or the split kernel's
 // lists and partials if larger; 0 for a plan forced to the row or stream kernel);
 // pass a buffer that large, or call reserve() once and pass none. Calls sharing a temp buffer
 // are ordered by the barrier each call records first.
@@ -111,14 +115,14 @@ struct SpmvOptions {
   // Use subgroup operations where the device has them (in-tile scan: shuffles, ballot; row
   // kernel: relative shuffles and subgroupMax); otherwise, or when false, shared memory only.
   bool use_subgroup_ops = true;
-  // Tile shape: invocations per workgroup (32..1024, a power of two) and merge items per
-  // invocation (1..16). 0: the tuned default for the value type and the device's shared memory.
-  // Small tiles are a testing aid: they make rows cross many tile boundaries on small matrices.
-  // The stream kernel takes items_per_invocation as its chunk's entries per invocation (its
-  // workgroup is always 256).
+  // Tile shape of the merge path and the nonzero tiles: invocations per workgroup (32..1024, a
+  // power of two; 0: 256) times 8 items each (fixed at build time); limit_exceeded where the
+  // tile's shared memory does not fit the device. Small tiles are a testing aid: they make rows
+  // cross many tile boundaries on small matrices. items_per_invocation (1..16; 0: 8) is the
+  // stream kernel's chunk entries per invocation (its workgroup is always 256).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
-  // Kernel choice. A plan builds the pipelines of the kernels it may run: all four under
+  // Kernel choice. A plan builds the pipelines of the kernels it may run: all of them under
   // `automatic`, one otherwise (the split kernel: also the row kernel and the merge path).
   SpmvKernel kernel = SpmvKernel::automatic;
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
