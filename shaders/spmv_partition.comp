@@ -8,7 +8,8 @@
 // binary search (the nonzero coordinate is the diagonal minus the row). Balanced in rows and
 // nonzeros alike: a tile holds at most TILE row ends plus nonzeros, whatever the row lengths.
 // A search is a chain of dependent loads, so the host runs this pass with ITEMS = 1 (one
-// boundary per invocation): more would run their chains back to back.
+// boundary per invocation): more would run their chains back to back. Built with NNZ_TILES,
+// the same pass cuts fixed tiles of nonzeros instead (SpmvKernel::nnz, below).
 #include "vkprim.glsl"
 #include "csr.glsl"
 
@@ -30,7 +31,7 @@ void main() {
       const uint g = group * per_group + k * WG_SIZE + gl_LocalInvocationID.x;
       if (g >= pc.points) continue;
 #if defined(NNZ_TILES)
-      // Fixed nonzero tiles (spmv_nnz.comp): the first row whose end lies past the tile's
+      // Fixed nonzero tiles (spmv_tiles.comp): the first row whose end lies past the tile's
       // first nonzero, the smallest i with row_ptr[i + 1] > first; 0 for tile 0 (which also
       // writes the leading empty rows) and `rows` past the last tile.
       const uint64_t first = uint64_t(g) * pc.tile_items;

@@ -59,7 +59,6 @@ layout(push_constant) uniform Push {
 #else
 #define T4 dvec4
 #endif
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer Col4Buf { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = T_SIZE * 4) buffer Val4Buf { T4 v[]; };
 
 #define TILE (WG_SIZE * ITEMS)
@@ -121,7 +120,7 @@ void main() {
   if (n_nz == TILE && (pc.flags & 2u) != 0u) {
     [[unroll]] for (uint v = 0u; v < ITEMS / 4u; ++v) {
       const uint64_t k = k0 + first + v * 4u;
-      const uvec4 c = Col4Buf(pc.col_addr + k * 4ul).v[0];
+      const uvec4 c = U32x4Buf(pc.col_addr + k * 4ul).v[0];
       const T4 a = Val4Buf(pc.val_addr + k * T_SIZE).v[0];
       [[unroll]] for (uint j = 0u; j < 4u; ++j) {
         col[v * 4u + j] = c[j];

@@ -106,7 +106,7 @@ struct SpmvPlan {
   // Merge path: tiles of rows + nonzeros (merge items); nonzero tiles: of nonzeros only, at
   // least one (it writes the rows of a matrix without nonzeros).
   uint32_t tile_items() const { return wg * items; }
-  uint64_t tile_count(uint64_t rows, uint64_t nnz, bool nnz_tiles = false) const {
+  uint64_t tile_count(uint64_t rows, uint64_t nnz, bool nnz_tiles) const {
     const uint64_t t = tile_items();
     return nnz_tiles ? std::max<uint64_t>(1, (nnz + t - 1) / t) : (rows + nnz + t - 1) / t;
   }

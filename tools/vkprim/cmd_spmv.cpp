@@ -225,8 +225,9 @@ void register_spmv(CLI::App& app, Action& action) {
       ->check(CLI::Range(1u, 100000u))
       ->capture_default_str();
   cmd->add_option("--kernel", kernel,
-                  "SpMV kernel: auto (stream/row kernel for regular rows, split or merge path "
-                  "otherwise, from row-length statistics), merge, rows, stream (CSR-Stream), "
+                  "SpMV kernel: auto (row kernel for regular rows, split kernel otherwise, "
+                  "nonzero tiles or merge path where it cannot run; from row-length "
+                  "statistics), merge, rows, stream (CSR-Stream), "
                   "split (row kernel + long rows split over workgroups), nnz (fixed tiles of "
                   "nonzeros); a comma list (auto,merge,nnz) runs each matrix under each")
       ->capture_default_str();
