@@ -14,8 +14,11 @@
 //   1. invocation lid loads the ITEMS consecutive nonzeros lid * ITEMS .. of the tile, all of
 //      their column, value and row-span loads before any x gather, and all gathers before any
 //      use (so ITEMS gathers are in flight, not one round trip after another);
-//   2. every non-empty row marks its last nonzero in a bitmask in shared memory (WG_SIZE rows
-//      at a time; trip counts uniform);
+//   2. every non-empty row marks its last nonzero in a bitmask in shared memory. Row spans
+//      come in batches of ROW_SLOTS * WG_SIZE rows, one row per slot of each invocation, every
+//      load of a batch issued before any is used; the first batch is loaded with the nonzeros
+//      (step 1) and kept in registers for step 4, later batches (tiles of many short rows) are
+//      loaded again there (trip counts uniform);
 //   3. each invocation sums its products serially, a marked nonzero closing the running sum;
 //      the invocations' (open sum, saw an end) pairs meet in a workgroup exclusive scan with
 //      Blelloch's segmented-sum operator (common/agg.glsl, OP_segsum), which gives each
@@ -62,6 +65,15 @@ layout(push_constant) uniform Push {
 layout(buffer_reference, std430, buffer_reference_align = T_SIZE * 4) buffer Val4Buf { T4 v[]; };
 
 #define TILE (WG_SIZE * ITEMS)
+#if ITEMS > 16
+#error "spmv_tiles: at most 16 items per invocation (one invocation's bits of s_end in a word)"
+#endif
+// Row spans per invocation per batch: 4 x 256 rows cover a nonzero tile of rows of 2 entries
+// (TILE / 2). H200 (docs/benchmarks.md, session 13), against one span per invocation and a
+// loop of dependent loads for the rest: short_k2 f64 nonzero tiles 0.861 -> 0.792 ms, merge
+// path 0.951 -> 0.867; f32 0.707 -> 0.692, 0.725 -> 0.708.
+#define ROW_SLOTS 4u
+#define ROW_BATCH (ROW_SLOTS * WG_SIZE)
 shared T s_sum[gl_WorkGroupSize.x * ITEMS];        // a row's sum at its last nonzero
 shared uint s_end[gl_WorkGroupSize.x * ITEMS / 32];  // bit i: nonzero i ends a row
 
@@ -82,6 +94,14 @@ uvec2 row_span(uint r, uint64_t k0) {
   const uint64_t e = row_ptr_at(pc.row_ptr_addr, uint64_t(r) + 1ul);
   const uint64_t s = row_ptr_at(pc.row_ptr_addr, uint64_t(r));
   return uvec2(e > k0 ? uint(e - k0) : 0u, s > k0 ? uint(s - k0) : 0u);
+}
+
+// The spans of rows base + lid + j * WG_SIZE of the tile (slot j), (0, 0) past its rows.
+void load_spans(uint base, uint n_rows, uint r0, uint64_t k0, out uvec2 spans[ROW_SLOTS]) {
+  [[unroll]] for (uint j = 0u; j < ROW_SLOTS; ++j) {
+    const uint i = base + gl_LocalInvocationID.x + j * WG_SIZE;
+    spans[j] = i < n_rows ? row_span(r0 + i, k0) : uvec2(0u);
+  }
 }
 
 // Marks a non-empty row's last nonzero.
@@ -137,17 +157,22 @@ void main() {
       }
     }
   }
-  const uvec2 span = lid < n_rows ? row_span(r0 + lid, k0) : uvec2(0u);
+  uvec2 spans[ROW_SLOTS];  // the first batch of rows
+  load_spans(0u, n_rows, r0, k0, spans);
+  // Batches of rows: computed in 64 bits (n_rows + ROW_BATCH - 1 may not fit in 32).
+  const uint batches = uint((uint64_t(n_rows) + ROW_BATCH - 1u) / ROW_BATCH);
   T prod[ITEMS];
   [[unroll]] for (uint s = 0u; s < ITEMS; ++s)
     prod[s] = col[s] < pc.cols ? val[s] * TBuf(pc.x_addr + uint64_t(col[s]) * T_SIZE).v[0] : T(0);
 
-  // 2. Row ends into the bitmask (zeroed above); rows past the first WG_SIZE from the row
-  // pointer again, WG_SIZE at a time (the loop's trip count is uniform).
+  // 2. Row ends into the bitmask (zeroed above), batch by batch.
   barrier();
-  mark_end(span);
-  for (uint i = WG_SIZE + lid; i - lid < n_rows; i += WG_SIZE)
-    if (i < n_rows) mark_end(row_span(r0 + i, k0));
+  [[unroll]] for (uint j = 0u; j < ROW_SLOTS; ++j) mark_end(spans[j]);
+  for (uint b = 1u; b < batches; ++b) {
+    uvec2 more[ROW_SLOTS];
+    load_spans(b * ROW_BATCH, n_rows, r0, k0, more);
+    [[unroll]] for (uint j = 0u; j < ROW_SLOTS; ++j) mark_end(more[j]);
+  }
   barrier();
 
   // 3. Serial segmented sums, then the workgroup's segmented scan.
@@ -176,14 +201,22 @@ void main() {
   // its partial sum in this tile.
   const bool first_row_continues =
       tile > 0u && n_rows > 0u && row_ptr_at(pc.row_ptr_addr, uint64_t(r0)) < k0;
-  if (lid < n_rows) {
-    if (lid == 0u && first_row_continues)
-      TBuf(pc.head_addr + uint64_t(tile) * T_SIZE).v[0] = row_sum(span);
-    else
-      store_y(r0 + lid, row_sum(span));
+  [[unroll]] for (uint j = 0u; j < ROW_SLOTS; ++j) {
+    const uint i = lid + j * WG_SIZE;
+    if (i < n_rows) {
+      if (i == 0u && first_row_continues)
+        TBuf(pc.head_addr + uint64_t(tile) * T_SIZE).v[0] = row_sum(spans[j]);
+      else
+        store_y(r0 + i, row_sum(spans[j]));
+    }
   }
-  for (uint i = WG_SIZE + lid; i - lid < n_rows; i += WG_SIZE)
-    if (i < n_rows) store_y(r0 + i, row_sum(row_span(r0 + i, k0)));
+  for (uint b = 1u; b < batches; ++b) {
+    load_spans(b * ROW_BATCH, n_rows, r0, k0, spans);
+    [[unroll]] for (uint j = 0u; j < ROW_SLOTS; ++j) {
+      const uint i = b * ROW_BATCH + lid + j * WG_SIZE;
+      if (i < n_rows) store_y(r0 + i, row_sum(spans[j]));
+    }
+  }
   if (lid == 0u) {
     TBuf(pc.carry_addr + uint64_t(tile) * T_SIZE).v[0] = tile_total.v;
     U32Buf(pc.carry_head_addr + uint64_t(tile) * 4ul).v[0] = n_rows > 0u ? 1u : 0u;

@@ -76,7 +76,10 @@ namespace tuning {
 // fixed at build time (FIXED_ITEMS in shaders/CMakeLists.txt). H100, session 12, the tile pass
 // at 8 / 16 nonzeros per invocation (fixed nonzero tiles), median ms: powerlaw f32 0.981 /
 // 0.996, f64 1.219 / 1.346; uniform_k16 f32 0.862 / 0.632, f64 1.188 / 1.235; short_k2 f32
-// 0.865 / 0.892, f64 1.125 / 1.543 (docs/benchmarks.md, session 12).
+// 0.865 / 0.892, f64 1.125 / 1.543 (docs/benchmarks.md, session 12). H200, session 13: f32 at 16
+// runs uniform_k16 at 0.567 ms against 0.846 only because its rows of exactly 16 entries align
+// with the invocations (random rows of 15 / 17 entries: 0.97 / 1.09 at 16, 0.96 / 1.08 at 8),
+// and powerlaw, short_k2 and arrow 1-28 % slower; f64 at 16 slower except uniform_k16.
 inline constexpr uint32_t kSpmvWorkgroup = 256;
 inline constexpr uint32_t kSpmvItems = 8;
 // Shared memory of one spmv_tiles workgroup: the row sums, the row-end bitmask and the scan's
