@@ -95,8 +95,8 @@ struct SpmvPlan {
   // The row kernel's builds over column blocks ([skip empty rows][row pointer width]).
   Pipeline rows_blocks[2][2];
   bool has_column_blocks() const {
-    return kernel == SpmvKernel::automatic ||
-           (kernel == SpmvKernel::rows && column_blocks_option > 1);
+    return (kernel == SpmvKernel::automatic || kernel == SpmvKernel::rows) &&
+           column_blocks_option > 1;
   }
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
@@ -171,15 +171,17 @@ struct SpmvPlan {
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
     if (regular) {
       an.kernel = SpmvKernel::rows;
-      // Column blocks on GPUs, where the statistics counted the wide rows.
-      if (!cpu && st.wide_span == tuning::spmv_wide_span(st.cols))
-        an.column_blocks = tuning::spmv_column_blocks(st.cols, esz, st.rows, st.empty_rows, st.nnz,
-                                                      st.wide_rows);
-      if (st.empty_rows * tuning::kSpmvSkipEmptyDivisor >= st.rows && st.empty_rows < st.rows) {
+      // Wide rows take more lanes on GPUs, where the statistics counted them.
+      const bool wide = !cpu && st.wide_span == tuning::spmv_wide_span(st.cols) &&
+                        st.wide_rows * 2 >= st.rows - st.empty_rows;
+      if (wide && st.rows >= tuning::kSpmvRowsManyRows && !row_lanes_option)
+        an.row_lanes = tuning::spmv_wide_row_lanes(st.rows, st.nnz, esz, max_lanes);
+      if (st.empty_rows * 100 >= st.rows * tuning::kSpmvSkipEmptyPercent &&
+          st.empty_rows < st.rows) {
         an.skip_empty_rows = true;
         if (!row_lanes_option)
           an.row_lanes = tuning::spmv_skip_row_lanes(st.rows, st.rows - st.empty_rows, st.nnz,
-                                                     esz, max_lanes);
+                                                     esz, wide, max_lanes);
       }
     } else {
       // Irregular rows: the split kernel when the statistics counted its long rows and there

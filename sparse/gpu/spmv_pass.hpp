@@ -96,10 +96,13 @@ inline constexpr uint32_t kSpmvSmallItems = 1;
 // per loop step.
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
 // Row kernel over windows (SpmvAnalysis::skip_empty_rows): 256 invocations look at 4 rows each
-// (WINDOW_RUN in spmv_rows.comp), chosen when at least 1 / kSpmvSkipEmptyDivisor of the rows
-// are empty (and the rows are regular).
+// (WINDOW_RUN in spmv_rows.comp), chosen when at least kSpmvSkipEmptyPercent % of the rows are
+// empty (and the rows are regular). H200 (docs/benchmarks.md, session 14), n = 4 M, rows of 16
+// random columns, row kernel without / with skipping, f32 and f64 ms: 80 % empty 0.117 / 0.126
+// and 0.205 / 0.228, 90 % 0.077 / 0.078 and 0.134 / 0.139, 97 % 0.063 / 0.040 and 0.092 /
+// 0.071.
 inline constexpr uint64_t kSpmvRowsWindow = uint64_t(kSpmvRowsWorkgroup) * 4;
-inline constexpr uint64_t kSpmvSkipEmptyDivisor = 2;
+inline constexpr uint64_t kSpmvSkipEmptyPercent = 90;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 // Lanes per row: the largest power of two <= ceil(ceil(mean row length) / E), at most the
 // subgroup size, with E = 8 entries per lane (about two loop steps of 4 per mean-length row)
@@ -126,14 +129,29 @@ constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lane
   const uint64_t per_lane = rows >= kSpmvRowsManyRows ? 2 * kSpmvRowsUnroll : kSpmvRowsUnroll;
   return spmv_lanes_for(rows, nnz, per_lane, max_lanes);
 }
+// Wide rows (SpmvAnalysis: at least half the non-empty rows spread over more than a quarter of
+// x, so the gathers hit all of x at random) on matrices of at least kSpmvRowsManyRows rows take
+// more lanes: E = 4 for 4-byte values, E = 2 for 8-byte values. H200 (docs/benchmarks.md,
+// session 14), uniform_k16 (16 random columns per row), f32 L = 1 / 2 / 4: 0.674 / 0.557 /
+// 0.509 ms; f64 L = 2 / 4 / 8: 1.066 / 0.829 / 0.742 (one column block). Banded rows keep the
+// rule above (poisson2d, band27: their gathers hit the cache).
+constexpr uint32_t spmv_wide_row_lanes(uint64_t rows, uint64_t nnz, uint32_t value_bytes,
+                                       uint32_t max_lanes) {
+  return spmv_lanes_for(rows, nnz, value_bytes == 4 ? kSpmvRowsUnroll : kSpmvRowsUnroll / 2,
+                        max_lanes);
+}
 // The row kernel skipping empty rows: lanes from the mean of the non-empty rows, E as above
-// except E = 4 for 8-byte values. H200 (docs/benchmarks.md, session 8), sparse_rows (16
-// entries in each of 0.84 M of 4.2 M rows), f32 / f64 ms: L = 2 0.140 / 0.265, L = 4 0.157 /
-// 0.241, L = 8 0.194 / 0.261; the row kernel without skipping (L = 1) 0.192 / 0.254.
+// (wide or not); small matrices E = 4. H200 (docs/benchmarks.md, session 14), sparse_rows (16
+// random columns in each of 0.84 M of 4.2 M rows), f32: L = 1 0.156 ms, L = 2 0.133, L = 4
+// 0.126.
 constexpr uint32_t spmv_skip_row_lanes(uint64_t rows, uint64_t nonempty, uint64_t nnz,
-                                       uint32_t value_bytes, uint32_t max_lanes) {
-  const bool wide = rows >= kSpmvRowsManyRows && value_bytes == 4;
-  return spmv_lanes_for(nonempty, nnz, wide ? 2 * kSpmvRowsUnroll : kSpmvRowsUnroll, max_lanes);
+                                       uint32_t value_bytes, bool wide, uint32_t max_lanes) {
+  if (rows >= kSpmvRowsManyRows && wide)
+    return spmv_wide_row_lanes(nonempty, nnz, value_bytes, max_lanes);
+  return spmv_lanes_for(nonempty, nnz,
+                        rows >= kSpmvRowsManyRows && value_bytes == 4 ? 2 * kSpmvRowsUnroll
+                                                                      : kSpmvRowsUnroll,
+                        max_lanes);
 }
 // The automatic choice: the row kernel when the longest row is at most
 // kSpmvRowsMaxFactor * mean + kSpmvRowsMaxSlack entries (regular rows) and its lane group
@@ -167,35 +185,15 @@ constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes
 // and no more pieces than the longest row has chunks. At most kSpmvLongMaxRows rows per list
 // (one grid dimension); a matrix with more goes to the merge path. Measured (H200, powerlaw
 // f32): 32 steps 1.017 ms (4405 long rows), 8 steps 3.23 ms (35 k long rows).
-// Column blocks (SpmvAnalysis::column_blocks, the row kernel on GPUs): x is split into
-// ceil(cols * value bytes / kSpmvColumnBlockBytes) blocks when that is 2 to
-// kSpmvAutoColumnBlocks and the gathers would reuse x from cache: at least half the non-empty
-// rows are wide (first and last column more than cols / kSpmvWideSpanDivisor apart: gathers
-// spread over all of x, not a band), each element of x is gathered kSpmvColumnBlockReuse times
-// on average (nnz >= that * cols; with fewer, loading x at all is most of its cost), and the
-// non-empty rows hold at least kSpmvColumnBlockEntries entries per block on average (each pass
-// reads the row pointer, the column indices and y again). Measured (docs/benchmarks.md, session
-// 9): uniform_k16 f64 (x 32 MiB, 16 gathers per element) on an H100 took 1.76 ms with all of x
-// and 0.95 with every gather confined to its first 16 MiB; on an H200 0.992 ms, 2 blocks 0.928,
-// 3 blocks 0.914, 4 blocks 1.013; sparse_rows f64 (3.2 gathers per element) 0.236 against 0.255
-// with 2 blocks; f32 (x 16 MiB) and band27 only slower with blocks.
-inline constexpr uint64_t kSpmvColumnBlockBytes = uint64_t(16) << 20;
-inline constexpr uint32_t kSpmvAutoColumnBlocks = 4;
-inline constexpr uint32_t kSpmvMaxColumnBlocks = 64;  // SpmvOptions::column_blocks
+// Column blocks (SpmvOptions::column_blocks, the row kernel): at most kSpmvMaxColumnBlocks. The
+// analysis no longer chooses them: they kept the gathers inside part of x, which paid (session 9,
+// uniform_k16 f64 on an H200: 0.992 ms with all of x, 0.928 with 2 blocks) only while the buffers
+// were not dedicated allocations (engine/core/buffer.cpp). Since, with 8 lanes per row: 0.742 ms
+// with all of x, 0.958 with 2 blocks (docs/benchmarks.md, session 14).
+inline constexpr uint32_t kSpmvMaxColumnBlocks = 64;
+// Wide rows (SpmvRowStats::wide_rows): first and last column more than cols / 4 apart.
 inline constexpr uint64_t kSpmvWideSpanDivisor = 4;
-inline constexpr uint64_t kSpmvColumnBlockReuse = 8;
-inline constexpr uint64_t kSpmvColumnBlockEntries = 4;
 constexpr uint32_t spmv_wide_span(uint64_t cols) { return uint32_t(cols / kSpmvWideSpanDivisor); }
-constexpr uint32_t spmv_column_blocks(uint64_t cols, uint32_t value_bytes, uint64_t rows,
-                                      uint64_t empty_rows, uint64_t nnz, uint64_t wide_rows) {
-  const uint64_t blocks = (cols * value_bytes + kSpmvColumnBlockBytes - 1) / kSpmvColumnBlockBytes;
-  const uint64_t nonempty = rows - empty_rows;
-  if (blocks < 2 || blocks > kSpmvAutoColumnBlocks || nonempty == 0) return 1;
-  if (wide_rows * 2 < nonempty || nnz < cols * kSpmvColumnBlockReuse ||
-      nnz < nonempty * blocks * kSpmvColumnBlockEntries)
-    return 1;
-  return uint32_t(blocks);
-}
 inline constexpr uint32_t kSpmvLongSteps = 32;
 constexpr uint32_t spmv_long_threshold(uint32_t lanes) {
   return kSpmvLongSteps * uint32_t(kSpmvRowsUnroll) * lanes;

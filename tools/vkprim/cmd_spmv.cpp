@@ -236,8 +236,8 @@ void register_spmv(CLI::App& app, Action& action) {
                   "row length)")
       ->capture_default_str();
   cmd->add_option("--column-blocks", column_blocks,
-                  "Row kernel: passes over column blocks of x (0: from the analysis, which splits "
-                  "x where it is too large to stay in cache)")
+                  "Row kernel: passes over column blocks of x (0: one; the analysis does not "
+                  "choose blocks)")
       ->check(CLI::Range(0u, 64u))
       ->capture_default_str();
   cmd->add_option("--items", items,

@@ -58,11 +58,11 @@
 // dense row among short ones, a few very long rows), or, when they have more than 65535 long rows,
 // the nonzero tiles (no empty row) or the merge path. The bound's constants are not tuned on a GPU
 // (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row kernel a
-// row-pointer read and a y write, as it costs the merge path a merge item; where at least half the
-// rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup lists the
-// non-empty rows of its window first, so no lane group waits on an empty row; the same sums, bit
-// for bit); on GPUs, where x is too large to stay in cache and gathered all over, the row kernel
-// runs once per block of columns (SpmvAnalysis::column_blocks). Without an SpmvAnalysis, record()
+// row-pointer read and a y write, as it costs the merge path a merge item; where at least 90 % of
+// the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup
+// lists the non-empty rows of its window first, so no lane group waits on an empty row; the same
+// sums, bit for bit); on GPUs, rows whose columns spread over all of x get more lanes per row.
+// Without an SpmvAnalysis, record()
 // runs the merge path under `automatic` (it cannot read statistics back while recording); `merge`,
 // `nnz`, `rows`, `stream` and `split` force a kernel with or without one (the split kernel without
 // an analysis makes room for every row that could be long). The simple form spmv() and `vkprim
@@ -128,9 +128,9 @@ struct SpmvOptions {
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
   // workgroup size without subgroup operations). 0: from the mean row length.
   uint32_t row_lanes = 0;
-  // Row kernel: column blocks (SpmvAnalysis::column_blocks). 0: from the analysis (1 without
-  // one); n >= 1: n blocks, at most the column count, with kernel `automatic` (where the
-  // analysis picks the row kernel) or `rows` (at most 64; a testing and tuning aid).
+  // Row kernel: column blocks (SpmvAnalysis::column_blocks). 0: one block (the analysis does
+  // not choose blocks); n >= 1: n blocks, at most the column count, with kernel `automatic`
+  // (where the analysis picks the row kernel) or `rows` (at most 64; a testing and tuning aid).
   uint32_t column_blocks = 0;
 };
 
@@ -149,7 +149,8 @@ struct SpmvRowStats {
   uint64_t huge_rows = 0;
   uint64_t huge_threshold = 0;
   // Rows whose first and last column indices differ by more than wide_span (analyze(): cols / 4;
-  // 0 / 0 when unknown): where most rows are wide, large x may be split into column blocks.
+  // 0 / 0 when unknown): where at least half the non-empty rows are wide, the row kernel takes
+  // more lanes per row on GPUs (its gathers hit all of x).
   uint64_t wide_rows = 0;
   uint64_t wide_span = 0;
   double mean_row_length() const { return rows ? double(nnz) / double(rows) : 0.0; }
@@ -166,9 +167,8 @@ struct SpmvAnalysis {
   bool skip_empty_rows = false;
   // kernel == rows: the columns are split into this many blocks of about cols / column_blocks
   // columns, and the row kernel runs once per block, each pass adding the products of its
-  // block's entries to y (the first applies beta). Chosen automatically where x is too large
-  // to stay in the GPU's cache while its entries are gathered at random (see the rule in
-  // sparse/gpu/spmv_pass.hpp): each pass then gathers from a part of x that does.
+  // block's entries to y (the first applies beta). Only where SpmvOptions::column_blocks asks
+  // for them (sparse/gpu/spmv_pass.hpp says why the analysis does not).
   uint32_t column_blocks = 1;
 };
 
