@@ -138,9 +138,15 @@ struct SpmvPlan {
   uint32_t auto_lanes(uint64_t rows, uint64_t nnz) const {
     return row_lanes_option ? row_lanes_option : tuning::spmv_row_lanes(rows, nnz, max_lanes);
   }
+  // The split kernel's lanes: its long-row threshold, the statistics' long-row count and its
+  // temporary storage all follow from them.
+  uint32_t split_lanes(uint64_t rows, uint64_t nnz) const {
+    return row_lanes_option ? row_lanes_option
+                            : tuning::spmv_split_row_lanes(rows, nnz, max_lanes);
+  }
   static uint32_t long_threshold(uint32_t lanes) { return tuning::spmv_long_threshold(lanes); }
   uint32_t split_threshold(uint64_t rows, uint64_t nnz) const {
-    return long_threshold(auto_lanes(rows, nnz));
+    return long_threshold(split_lanes(rows, nnz));
   }
   // Rows longer than `threshold` a matrix can have at most.
   static uint64_t split_capacity(uint64_t rows, uint64_t nnz, uint64_t threshold) {
@@ -162,6 +168,7 @@ struct SpmvPlan {
     an.row_lanes = auto_lanes(st.rows, st.nnz);
     if (kernel != SpmvKernel::automatic) {
       an.kernel = kernel;
+      if (kernel == SpmvKernel::split) an.row_lanes = split_lanes(st.rows, st.nnz);
       return an;
     }
     const double bound =
@@ -187,9 +194,10 @@ struct SpmvPlan {
       // Irregular rows: the split kernel when the statistics counted its long rows and there
       // are not too many of them; otherwise tiles, of nonzeros when no row is empty (a tile
       // then ends at most one row per nonzero), of merge items (bounded rows) when some are.
-      const uint32_t t = long_threshold(an.row_lanes);
+      const uint32_t t = split_threshold(st.rows, st.nnz);
       const bool split_ok = st.long_threshold == t && st.huge_threshold == huge_threshold(t) &&
                             st.long_rows <= tuning::kSpmvLongMaxRows;
+      if (split_ok) an.row_lanes = split_lanes(st.rows, st.nnz);
       an.kernel = split_ok            ? SpmvKernel::split
                   : st.empty_rows == 0 ? SpmvKernel::nnz
                                        : SpmvKernel::merge;
@@ -287,7 +295,9 @@ struct SpmvPlan {
                             std::to_string(a.nnz) + " nonzeros)");
     k = kernel != SpmvKernel::automatic ? kernel : an ? an->kernel : SpmvKernel::merge;
     if (k == SpmvKernel::automatic) k = SpmvKernel::merge;
-    lanes = an && an->row_lanes ? an->row_lanes : auto_lanes(a.rows, a.nnz);
+    lanes = an && an->row_lanes ? an->row_lanes
+            : k == SpmvKernel::split ? split_lanes(a.rows, a.nnz)
+                                     : auto_lanes(a.rows, a.nnz);
     skip_empty = k == SpmvKernel::rows && an && an->kernel == SpmvKernel::rows &&
                  an->skip_empty_rows && has_rows_window();
     // Column blocks: the row kernel only; never more blocks than columns.

@@ -140,6 +140,12 @@ constexpr uint32_t spmv_wide_row_lanes(uint64_t rows, uint64_t nnz, uint32_t val
   return spmv_lanes_for(rows, nnz, value_bytes == 4 ? kSpmvRowsUnroll : kSpmvRowsUnroll / 2,
                         max_lanes);
 }
+// The split kernel's row part: E = 4 at every size (its matrices have long rows, and the rest
+// are gathered like any other rows). H200 (docs/benchmarks.md, session 14), powerlaw, split
+// kernel at L = 2 / 4 / 8: f32 0.577 / 0.560 / 0.562 ms, f64 0.861 / 0.833 / 0.822.
+constexpr uint32_t spmv_split_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
+  return spmv_lanes_for(rows, nnz, kSpmvRowsUnroll, max_lanes);
+}
 // The row kernel skipping empty rows: lanes from the mean of the non-empty rows, E as above
 // (wide or not); small matrices E = 4. H200 (docs/benchmarks.md, session 14), sparse_rows (16
 // random columns in each of 0.84 M of 4.2 M rows), f32: L = 1 0.156 ms, L = 2 0.133, L = 4
