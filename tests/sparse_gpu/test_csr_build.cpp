@@ -69,12 +69,14 @@ CooMatrix rounded_to(const CooMatrix& m, bool f32) {
 // Builders are created once per (value type, options) (pipeline creation is the slow part on
 // lavapipe).
 CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}) {
+  // The runtime first: statics are destroyed in reverse order, and the builders need its device.
+  Runtime& rt = test::gpu();
   static std::map<std::tuple<int, bool, uint32_t, uint32_t, int>, CsrBuilder> builders;
   const auto key = std::make_tuple(int(t), b.use_subgroup_ops, b.debug_stall_period, b.spin_limit,
                                    int(b.sort_algorithm));
   auto it = builders.find(key);
   if (it == builders.end())
-    it = builders.emplace(key, CsrBuilder::create(test::gpu().context(), t, b).value()).first;
+    it = builders.emplace(key, CsrBuilder::create(rt.context(), t, b).value()).first;
   return it->second;
 }
 

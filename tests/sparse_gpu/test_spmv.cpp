@@ -30,12 +30,14 @@ namespace {
 // Plans are built once per (type, tile shape, subgroup layer): pipeline creation under the
 // validation layer is the slow part on lavapipe.
 Spmv& plan_for(ValueType t, const SpmvOptions& o) {
+  // The runtime first: statics are destroyed in reverse order, and the plans need its device.
+  Runtime& rt = test::gpu();
   static std::map<std::tuple<int, uint32_t, uint32_t, bool, int, uint32_t>, Spmv> plans;
   const auto key = std::make_tuple(int(t), o.workgroup_size, o.items_per_invocation,
                                    o.use_subgroup_ops, int(o.kernel), o.row_lanes);
   auto it = plans.find(key);
   if (it == plans.end())
-    it = plans.emplace(key, Spmv::create(test::gpu().context(), t, o).value()).first;
+    it = plans.emplace(key, Spmv::create(rt.context(), t, o).value()).first;
   return it->second;
 }
 
