@@ -97,10 +97,10 @@ inline constexpr uint32_t kSpmvSmallItems = 1;
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
 // Row kernel over windows (SpmvAnalysis::skip_empty_rows): 256 invocations look at 4 rows each
 // (WINDOW_RUN in spmv_rows.comp), chosen when at least kSpmvSkipEmptyPercent % of the rows are
-// empty (and the rows are regular). H200 (docs/benchmarks.md, session 14), n = 4 M, rows of 16
-// random columns, row kernel without / with skipping, f32 and f64 ms: 80 % empty 0.117 / 0.126
-// and 0.205 / 0.228, 90 % 0.077 / 0.078 and 0.134 / 0.139, 97 % 0.063 / 0.040 and 0.092 /
-// 0.071.
+// empty (and the rows are regular). H200 (docs/benchmarks.md, session 14, calls 5-6), n = 4 M,
+// the non-empty rows 16 random columns, row kernel without / with skipping, f32 and f64 ms:
+// 80 % empty 0.117 / 0.126 and 0.193 / 0.228, 90 % 0.077 / 0.073 and 0.134 / 0.134, 97 % 0.063
+// / 0.038 and 0.092 / 0.069.
 inline constexpr uint64_t kSpmvRowsWindow = uint64_t(kSpmvRowsWorkgroup) * 4;
 inline constexpr uint64_t kSpmvSkipEmptyPercent = 90;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
@@ -146,8 +146,9 @@ constexpr uint32_t spmv_wide_row_lanes(uint64_t rows, uint64_t nnz, uint32_t val
 constexpr uint32_t spmv_split_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
   return spmv_lanes_for(rows, nnz, kSpmvRowsUnroll, max_lanes);
 }
-// The row kernel skipping empty rows: lanes from the mean of the non-empty rows, E as above
-// (wide or not); small matrices E = 4. H200 (docs/benchmarks.md, session 14), sparse_rows (16
+// The row kernel skipping empty rows: lanes from the mean of the non-empty rows; wide rows on
+// large matrices as above, otherwise E = 8 on large matrices with 4-byte values and E = 4 for
+// the rest (session 8). H200 (docs/benchmarks.md, session 14), sparse_rows (16
 // random columns in each of 0.84 M of 4.2 M rows), f32: L = 1 0.156 ms, L = 2 0.133, L = 4
 // 0.126.
 constexpr uint32_t spmv_skip_row_lanes(uint64_t rows, uint64_t nonempty, uint64_t nnz,
