@@ -65,10 +65,11 @@ struct ScanPlan {
   }
 
   // Pass `pass` of this plan's (operator, type, subgroup layer) variant.
-  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg, uint32_t pass_items) const {
+  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg, uint32_t pass_items,
+                        uint32_t pass_wg = 0) const {
     return Pipeline::create_variant(
         *ctx, std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg"),
-        push_bytes, wg, pass_items, subgroup);
+        push_bytes, pass_wg ? pass_wg : wg, pass_items, subgroup);
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {
@@ -215,7 +216,9 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   plan->partials = std::move(*partials);
   if (need_scan) {
     auto tiles = plan->make("scan_tiles", kScanTilesPushBytes, agg,
-                            tuning::scan_single_pass_items(plan->agg_words, plan->subgroup));
+                            tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
+                            std::min(tuning::scan_single_pass_workgroup(plan->agg_words),
+                                     std::max(caps.max_workgroup_invocations, plan->wg)));
     if (!tiles) return tiles.error();
     plan->tiles = std::move(*tiles);
     auto ranges = plan->make("scan_ranges", kScanRangesPushBytes, agg, plan->items);

@@ -29,6 +29,14 @@ constexpr uint32_t scan_items(uint32_t agg_words) { return agg_words == 1 ? 16 :
 constexpr uint32_t scan_single_pass_items(uint32_t agg_words, bool subgroup) {
   return subgroup && agg_words == 1 ? 32 : scan_items(agg_words);
 }
+// The single pass's workgroup: 512 invocations for aggregates of two or more words (segmented
+// scans, 8-byte values, compensated sums: 8 or 4 items per invocation), so that the look-back
+// chain has half as many tiles; 256 for one-word aggregates (32 items: tiles of 8192). H200,
+// 2^28 (docs/benchmarks.md, session 14): segmented f32 scan 1.738 ms at 256, 1.424 and 1.614
+// at 512 (two rounds); u32 scan 0.619 at 256, 0.639 at 512. At most the device's limit.
+constexpr uint32_t scan_single_pass_workgroup(uint32_t agg_words) {
+  return agg_words >= 2 ? 2 * kScanWorkgroup : kScanWorkgroup;
+}
 // Whether scans use the subgroup layer on a device that has it: everywhere but for 8-byte values
 // on NVIDIA. Measured on an H200 (2^28 elements, 2^27 for u64, single pass; docs/benchmarks.md,
 // session 4): with the subgroup-striped tiles of scan_tiles.comp, u32 0.754 ms and f32 0.718 ms
