@@ -65,8 +65,8 @@ struct ScanPlan {
   }
 
   // Pass `pass` of this plan's (operator, type, subgroup layer) variant.
-  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg, uint32_t pass_items,
-                        uint32_t pass_wg = 0) const {
+  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg,
+                        uint32_t pass_items, uint32_t pass_wg = 0) const {
     return Pipeline::create_variant(
         *ctx, std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg"),
         push_bytes, pass_wg ? pass_wg : wg, pass_items, subgroup);
