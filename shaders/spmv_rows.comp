@@ -78,7 +78,7 @@ T shuffle_down(T v, uint delta) {
 // acc += A[k] * x[col[k]] for the UNROLL entries k, k + L, ... of one step that lie inside the
 // row (a column >= cols reads as 0): all column and value loads first, then all x gathers,
 // then the adds in entry order, so a lane has UNROLL gathers in flight at once.
-// COLUMN_BLOCKS build (SpmvAnalysis::column_blocks > 1): only the entries whose column lies in
+// COLUMN_BLOCKS build (SpmvOptions::column_blocks > 1): only the entries whose column lies in
 // [col_begin, col_end) count; their values are loaded with their x, once the column is known,
 // so that each pass reads only its block's values.
 void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {

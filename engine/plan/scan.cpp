@@ -217,8 +217,10 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   if (need_scan) {
     auto tiles = plan->make("scan_tiles", kScanTilesPushBytes, agg,
                             tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
-                            std::min(tuning::scan_single_pass_workgroup(plan->agg_words),
-                                     std::max(caps.max_workgroup_invocations, plan->wg)));
+                            // at most the device's limit, never below the other passes'
+                            std::max(plan->wg, std::min(tuning::scan_single_pass_workgroup(
+                                                            plan->agg_words),
+                                                        caps.max_workgroup_invocations)));
     if (!tiles) return tiles.error();
     plan->tiles = std::move(*tiles);
     auto ranges = plan->make("scan_ranges", kScanRangesPushBytes, agg, plan->items);

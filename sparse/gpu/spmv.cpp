@@ -301,9 +301,7 @@ struct SpmvPlan {
     skip_empty = k == SpmvKernel::rows && an && an->kernel == SpmvKernel::rows &&
                  an->skip_empty_rows && has_rows_window();
     // Column blocks: the row kernel only; never more blocks than columns.
-    blocks = column_blocks_option ? column_blocks_option
-             : an && an->kernel == SpmvKernel::rows ? an->column_blocks
-                                                    : 1;
+    blocks = column_blocks_option;
     if (k != SpmvKernel::rows || a.cols == 0 || !has_column_blocks()) blocks = 1;
     blocks = uint32_t(std::clamp<uint64_t>(blocks, 1, std::max<uint64_t>(a.cols, 1)));
     // Split kernel with more possible long rows than one grid dimension: the merge path.

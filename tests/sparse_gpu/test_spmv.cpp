@@ -799,21 +799,28 @@ TEST_CASE("SpMV column blocks: bit-identical from run to run, the same in both b
   }
 }
 
-TEST_CASE("SpMV analysis: no column blocks unless asked for", "[spmv][analyze][column_blocks]") {
+TEST_CASE("SpMV analysis: a large matrix of random columns takes the row kernel, wide lanes",
+          "[spmv][analyze]") {
   // A 4 M x 4 M matrix with 16 random columns per row (32 MiB of f64 x, gathered all over):
-  // the analysis picks the row kernel with one column block, in both types; blocks come only
-  // from SpmvOptions::column_blocks (sparse/gpu/spmv_pass.hpp says why).
+  // the row kernel with mean / 4 lanes in f32 and mean / 2 in f64 on GPUs (mean / 8 on CPU
+  // devices, which do not count wide rows), in one pass over x (SpmvAnalysis has no column
+  // blocks: sparse/gpu/spmv_pass.hpp says why).
+  const bool cpu = test::gpu().caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   SpmvRowStats st;
   st.rows = st.cols = uint64_t(1) << 22;
   st.nnz = st.rows * 16;
   st.max_row_length = 16;
   st.wide_rows = st.rows;
   st.wide_span = st.cols / 4;
-  Spmv& p32 = plan_for(ValueType::f32, automatic());
-  CHECK(p32.analysis(st).kernel == SpmvKernel::rows);
-  CHECK(p32.analysis(st).column_blocks == 1);
-  if (test::gpu().caps().shader_float64)
-    CHECK(plan_for(ValueType::f64, automatic()).analysis(st).column_blocks == 1);
+  const SpmvAnalysis a32 = plan_for(ValueType::f32, automatic()).analysis(st);
+  CHECK(a32.kernel == SpmvKernel::rows);
+  CHECK(!a32.skip_empty_rows);
+  CHECK(a32.row_lanes == std::min<uint32_t>(cpu ? 2 : 4, max_subgroup_lanes()));
+  if (test::gpu().caps().shader_float64) {
+    const SpmvAnalysis a64 = plan_for(ValueType::f64, automatic()).analysis(st);
+    CHECK(a64.kernel == SpmvKernel::rows);
+    CHECK(a64.row_lanes == std::min<uint32_t>(cpu ? 2 : 8, max_subgroup_lanes()));
+  }
 }
 
 TEST_CASE("SpMV stream kernel: bit-identical from run to run", "[spmv][stream][determinism]") {

@@ -165,7 +165,7 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
     kr.stats = an->stats;
     if (an->kernel == sparse::SpmvKernel::rows && coo.cols > 0)  // as Spmv::record clamps it
       kr.column_blocks = uint32_t(std::clamp<uint64_t>(
-          cli.column_blocks ? cli.column_blocks : an->column_blocks, 1, uint64_t(coo.cols)));
+          cli.column_blocks, 1, uint64_t(coo.cols)));
     // y poisoned first (NaN bits), so a row the kernel failed to write cannot pass.
     if (coo.rows > 0)
       VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {

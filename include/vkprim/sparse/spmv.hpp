@@ -62,11 +62,11 @@
 // the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup
 // lists the non-empty rows of its window first, so no lane group waits on an empty row; the same
 // sums, bit for bit); on GPUs, rows whose columns spread over all of x get more lanes per row.
-// Without an SpmvAnalysis, record()
-// runs the merge path under `automatic` (it cannot read statistics back while recording); `merge`,
-// `nnz`, `rows`, `stream` and `split` force a kernel with or without one (the split kernel without
-// an analysis makes room for every row that could be long). The simple form spmv() and `vkprim
-// spmv` analyze and use `automatic` unless told otherwise.
+// Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
+// statistics back while recording); `merge`, `nnz`, `rows`, `stream` and `split` force a kernel
+// with or without one (the split kernel without an analysis makes room for every row that could
+// be long). The simple form spmv() and `vkprim spmv` analyze and use `automatic` unless told
+// otherwise.
 //
 // Determinism: every kernel gives bit-identical results from run to run on a device (every
 // sum has a fixed order and every y element exactly one writer). The kernels (and the row
@@ -128,9 +128,11 @@ struct SpmvOptions {
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
   // workgroup size without subgroup operations). 0: from the mean row length.
   uint32_t row_lanes = 0;
-  // Row kernel: column blocks (SpmvAnalysis::column_blocks). 0: one block (the analysis does
-  // not choose blocks); n >= 1: n blocks, at most the column count, with kernel `automatic`
-  // (where the analysis picks the row kernel) or `rows` (at most 64; a testing and tuning aid).
+  // Row kernel: column blocks. n >= 2: the columns are split into n blocks of about cols / n
+  // columns (at most the column count, at most 64) and the row kernel runs once per block, each
+  // pass adding the products of its block's entries to y (the first applies beta); with kernel
+  // `automatic` (where the analysis picks the row kernel) or `rows`. 0 or 1: one pass. A
+  // testing and tuning aid: the analysis does not choose blocks (sparse/gpu/spmv_pass.hpp).
   uint32_t column_blocks = 0;
 };
 
@@ -165,11 +167,6 @@ struct SpmvAnalysis {
   // lists the non-empty rows of its window of rows (writing y of the empty ones), so that every
   // lane group sums a non-empty row; row_lanes then follows their mean length.
   bool skip_empty_rows = false;
-  // kernel == rows: the columns are split into this many blocks of about cols / column_blocks
-  // columns, and the row kernel runs once per block, each pass adding the products of its
-  // block's entries to y (the first applies beta). Only where SpmvOptions::column_blocks asks
-  // for them (sparse/gpu/spmv_pass.hpp says why the analysis does not).
-  uint32_t column_blocks = 1;
 };
 
 namespace detail {
