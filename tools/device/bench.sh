@@ -17,6 +17,12 @@ out=${OUT:-/tmp/vkprim-bench}
 mkdir -p "$out"
 vk=.device/bin/vkprim
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
+# The GPU's clocks every 200 ms while the benchmarks run (a slow stretch in a record can be
+# checked against them).
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active \
+  --format=csv -lms 200 > "$out/clocks.csv" 2>&1 &
+clocks_pid=$!
+trap 'kill $clocks_pid 2>/dev/null || true' EXIT
 case "${1:-primitives}" in
   primitives)
     nvcc -O3 -std=c++17 -arch=native -o /tmp/cub_anchors .device/cub_anchors.cu

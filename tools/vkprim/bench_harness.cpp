@@ -36,18 +36,36 @@ uint64_t parse_count(const std::string& text, uint32_t element_bytes) {
   return value * scale / element_bytes;
 }
 
+namespace {
+
+// Whether a run of timings changes level part-way (the median of its first quarter and of its
+// last quarter differ by more than 15 %): the GPU's clocks moved during the measurement.
+bool changes_level(std::vector<double> runs) {
+  if (runs.size() < 8) return false;
+  const size_t q = runs.size() / 4;
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const double first = median({runs.begin(), runs.begin() + ptrdiff_t(q)});
+  const double last = median({runs.end() - ptrdiff_t(q), runs.end()});
+  return std::max(first, last) > 1.15 * std::min(first, last);
+}
+
+}  // namespace
+
 Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
                         const std::function<Status(VkCommandBuffer)>& op) {
   runs = std::max(runs, 1u);
   const auto& ctx = rt.context();
-  // Warm up for at least `warmup` runs and 300 ms, in submissions that grow until each keeps
-  // the GPU busy for 50 ms: after the host-side work between operations (uploads,
-  // verification) the GPU's clocks have dropped, and latency-bound passes measured up to 4x
-  // slow on an H100 when timed straight away. Short submissions with host round trips between
-  // them were not always enough on an H200 (whole timed submissions 2-5x slow, session 5).
+  // Warm up for at least `warmup` runs and one second, in submissions that grow until each
+  // keeps the GPU busy for 50 ms: after the host-side work between operations (uploads,
+  // verification) the GPU's clocks have dropped. Session 5 (H100, H200) found latency-bound
+  // passes up to 4x slow when timed straight away and took 300 ms; session 15 (H200) still saw
+  // whole stretches of runs 2.7-2.9x slow that ended 330-350 ms after the warm-up began.
   const auto start = std::chrono::steady_clock::now();
   uint32_t done = 0, batch = std::max(warmup, 1u);
-  while (done < warmup || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300)) {
+  while (done < warmup || std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) {
     const auto t0 = std::chrono::steady_clock::now();
     VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
       for (uint32_t i = 0; i < batch; ++i) {
@@ -61,23 +79,28 @@ Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
   }
   auto timer = GpuTimer::create(ctx, 2 * runs);
   if (!timer) return timer.error();
-  VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
-    timer->reset(cmd);
-    for (uint32_t i = 0; i < runs; ++i) {
-      timer->stamp(cmd, 2 * i);
-      VKPRIM_TRY(op(cmd));
-      timer->stamp(cmd, 2 * i + 1);
-      full_barrier(ctx, cmd);
-    }
-    return {};
-  }));
-  auto ms = timer->read_ms(2 * runs);
-  if (!ms) return ms.error();
-  std::vector<double> d(runs);
-  for (uint32_t i = 0; i < runs; ++i) d[i] = (*ms)[2 * i + 1] - (*ms)[2 * i];
-  std::vector<double> in_order = d;
+  // The timed runs, again (at most twice more) if their level changed part-way.
+  std::vector<double> in_order(runs);
+  uint32_t retimed = 0;
+  for (;; ++retimed) {
+    VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
+      timer->reset(cmd);
+      for (uint32_t i = 0; i < runs; ++i) {
+        timer->stamp(cmd, 2 * i);
+        VKPRIM_TRY(op(cmd));
+        timer->stamp(cmd, 2 * i + 1);
+        full_barrier(ctx, cmd);
+      }
+      return {};
+    }));
+    auto ms = timer->read_ms(2 * runs);
+    if (!ms) return ms.error();
+    for (uint32_t i = 0; i < runs; ++i) in_order[i] = (*ms)[2 * i + 1] - (*ms)[2 * i];
+    if (retimed == 2 || !changes_level(in_order)) break;
+  }
+  std::vector<double> d = in_order;
   std::sort(d.begin(), d.end());
-  Timing timing{d[d.size() / 2], d.front(), std::move(in_order), {}};
+  Timing timing{d[d.size() / 2], d.front(), std::move(in_order), {}, retimed};
 
   // Per-pass times: each profiled run in its own submission, passes summed by name.
   auto profiler = PassProfiler::create(ctx, 4096);
@@ -130,7 +153,8 @@ nlohmann::json to_json(const Runtime& rt, const BenchRecord& r) {
                       {"bytes", r.bytes},
                       {"GBps", s > 0 ? r.bytes / s * 1e-9 : 0.0},
                       {"copy_fraction", r.t.median_ms > 0 && r.copy_ms > 0 ? r.copy_ms / r.t.median_ms : 0.0},
-                      {"verified", r.verified}};
+                      {"verified", r.verified},
+                      {"retimed", r.t.retimed}};
   j.update(r.extra);
   if (!r.t.passes.empty()) j["passes"] = passes_json(r.t.passes);
   return j;

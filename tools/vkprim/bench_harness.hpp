@@ -28,11 +28,13 @@ struct Timing {
   double min_ms = 0;
   std::vector<double> runs_ms;   // every timed run, in recording order (slow stretches show up)
   std::vector<PassTime> passes;  // where the time goes, in order of first dispatch
+  uint32_t retimed = 0;          // timed submissions discarded because their level changed
 };
 
 // Records `op` `runs` times into one command buffer, each run between two timestamps with a
-// full barrier after it, after untimed warm-up runs (at least `warmup` of them and 300 ms).
-// Then a few runs more with a PassProfiler attached give the per-pass times (timed apart from
+// full barrier after it, after untimed warm-up runs (at least `warmup` of them and one second
+// of GPU work). If the runs change level part-way (clocks moving: the first and last quarter's
+// medians more than 15 % apart), they are timed again, at most twice more. Then a few runs more with a PassProfiler attached give the per-pass times (timed apart from
 // the figures above, since a stamp after every dispatch costs a little).
 Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
                         const std::function<Status(VkCommandBuffer)>& op);

@@ -348,6 +348,8 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"runs", runs},
                          {"median_ms", r.t.median_ms},
                          {"min_ms", r.t.min_ms},
+                         {"runs_ms", r.t.runs_ms},
+                         {"retimed", r.t.retimed},
                          {"gflops", s > 0 ? 2.0 * double(r.nnz) / s * 1e-9 : 0.0},
                          {"bytes", r.bytes},
                          {"GBps", s > 0 ? r.bytes / s * 1e-9 : 0.0},
