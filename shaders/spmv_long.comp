@@ -2,9 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // SpMV, split kernel's long rows (SpmvKernel::split, include/vkprim/sparse/spmv.hpp): the row
 // kernel (spmv_rows.comp with long_threshold set) sums every row of at most long_threshold
-// entries and lists the longer ones in two lists, long and huge rows (each a u32 count, then
-// row indices, in any order); this pass sums the rows of one list, each split over `pieces`
-// workgroups (1 for long rows), in up to two phases (dispatches):
+// entries; spmv_list.comp lists the longer ones in two lists, long and huge rows (each a u32
+// count, then row indices, in any order); this pass sums the rows of one list, each split over
+// `pieces` workgroups (1 for long rows), in up to two phases (dispatches):
 //
 //   phase 0, grid (pieces, listed-row capacity): workgroup (p, s) takes the row in list slot s
 //     and its chunks p, p + pieces, p + 2 pieces, ... of CHUNK = WG_SIZE * ITEMS entries;
@@ -31,7 +31,7 @@ layout(push_constant) uniform Push {
   uint64_t val_addr;      // nnz T
   uint64_t x_addr;        // cols T
   uint64_t y_addr;        // rows T
-  uint64_t long_addr;     // u32 count, then row indices (written by spmv_rows.comp)
+  uint64_t long_addr;     // u32 count, then row indices (written by spmv_list.comp)
   uint64_t partial_addr;  // capacity * pieces T
   uint64_t alpha_bits;
   uint64_t beta_bits;

@@ -2,7 +2,7 @@
 #extension GL_GOOGLE_include_directive : require
 // SpMV, row kernel (the fast path for regular matrices, and the first pass of the split kernel
 // for irregular ones; include/vkprim/sparse/spmv.hpp says when each runs): y = alpha * A * x +
-// beta * y in one dispatch, no temporary storage, no atomics (the split kernel's lists aside).
+// beta * y in one dispatch, no temporary storage, no atomics.
 // A group of L = 2^lane_shift consecutive lanes of a subgroup owns one row (the adaptive
 // "CSR-vector" layout): the lanes stride over the row's nonzeros (lane j takes j, j + L, ...,
 // so every step loads L consecutive col_idx / values), each keeps a serial sum, and the L sums
@@ -38,14 +38,11 @@ layout(push_constant) uniform Push {
   uint64_t y_addr;        // rows T, read (unless beta == 0) and written
   uint64_t alpha_bits;    // T's bit pattern
   uint64_t beta_bits;
-  uint64_t long_addr;     // split kernel: u32 count, then the long rows' indices (else unused)
-  uint64_t huge_addr;     // split kernel: the same for huge rows
   uint rows;
   uint cols;
   uint lane_shift;        // log2(L); L <= the subgroup size (subgroup build) and <= WG_SIZE
   uint flags;             // bit 0: beta is zero (y is not read); bit 1: y += alpha * A x
   uint long_threshold;    // split kernel: rows longer than this are left to spmv_long; 0: none
-  uint huge_threshold;    // split kernel: rows longer than this go to the huge list (>= long)
   uint col_begin;         // column block: only entries with col_begin <= column < col_end
   uint col_end;           // (0, cols: every column)
 } pc;
@@ -147,19 +144,10 @@ void sum_row(uint64_t row, bool live, uint lane) {
     begin = row_ptr_at(pc.row_ptr_addr, row);
     end = row_ptr_at(pc.row_ptr_addr, row + 1ul);
   }
-  // Split kernel (SpmvKernel::split): a row longer than long_threshold is not summed here; the
-  // lane group's first lane appends its index to the long-row list, or to the huge-row list
-  // when it is longer than huge_threshold (an integer atomic: a list's order may vary from run
-  // to run, but spmv_long.comp's sums do not depend on it) and spmv_long.comp writes its y.
+  // Split kernel (SpmvKernel::split): a row longer than long_threshold is not summed here;
+  // spmv_list.comp listed it and spmv_long.comp writes its y.
   const bool is_long = pc.long_threshold != 0u && end - begin > uint64_t(pc.long_threshold);
-  if (is_long) {
-    if (lane == 0u) {
-      U32Buf list = U32Buf(end - begin > uint64_t(pc.huge_threshold) ? pc.huge_addr : pc.long_addr);
-      const uint slot = atomicAdd(list.v[0], 1u);
-      list.v[1u + slot] = uint(row);
-    }
-    end = begin;
-  }
+  if (is_long) end = begin;
   // Each step takes UNROLL entries per lane (UNROLL * L per lane group): independent loads in
   // flight, and a loop count that stays under llvmpipe's (lavapipe's) cap of 65535 loop
   // iterations per invocation for rows up to 65535 * UNROLL * L entries (the automatic choice

@@ -91,7 +91,8 @@ struct SpmvPlan {
   bool has_stream() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream; }
   // [0]: u32 row pointer, [1]: u64. One tile pass for both partitions.
   Pipeline partition[2], nnz_partition[2], tiles[2], fixup;
-  Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], long_kernel[2];
+  Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], list_kernel[2],
+      long_kernel[2];
   // The row kernel's builds over column blocks ([skip empty rows][row pointer width]).
   Pipeline rows_blocks[2][2];
   bool has_column_blocks() const {
@@ -459,8 +460,7 @@ struct SpmvPlan {
 
   Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                      double alpha, double beta, uint32_t lanes, bool skip_empty = false,
-                     uint32_t blocks = 1, uint64_t long_list = 0, uint64_t huge_list = 0,
-                     uint32_t long_threshold = 0, uint32_t huge_threshold = 0) const {
+                     uint32_t blocks = 1, uint32_t long_threshold = 0) const {
     // Rows per workgroup: one per lane group, or a window (spmv_rows.comp, WINDOW).
     const uint64_t per_group = skip_empty ? tuning::kSpmvRowsWindow
                                           : tuning::kSpmvRowsWorkgroup / lanes;
@@ -478,14 +478,11 @@ struct SpmvPlan {
                     y.address,
                     bits_of(alpha, type),
                     bits_of(beta, type),
-                    long_list,
-                    huge_list,
                     uint32_t(a.rows),
                     uint32_t(a.cols),
                     uint32_t(std::countr_zero(lanes)),
                     beta == 0.0 ? kSpmvBetaZero : 0u,
                     long_threshold,
-                    huge_threshold,
                     0u,
                     uint32_t(a.cols)};
     const int w = a.row_ptr_64 ? 1 : 0;
@@ -505,10 +502,10 @@ struct SpmvPlan {
     return {};
   }
 
-  // Split kernel: the row kernel for rows up to the long threshold, which lists the longer
-  // ones (two counters zeroed first), then spmv_long.comp: one workgroup per long row, and
-  // `pieces` workgroups per huge row with the combining phase. Without long rows (by the
-  // analysis) it is the row kernel alone.
+  // Split kernel: spmv_list.comp lists the rows longer than the long threshold (two counters
+  // zeroed first); the row kernel sums the others, and spmv_long.comp the listed ones: one
+  // workgroup per long row, `pieces` workgroups per huge row with the combining phase. Without
+  // long rows (by the analysis) it is the row kernel alone.
   Status record_split(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                       double alpha, double beta, uint32_t lanes, const SpmvAnalysis* an,
                       BufferView temp_in) const {
@@ -536,14 +533,19 @@ struct SpmvPlan {
                             std::to_string(need) + " bytes");
     const uint64_t long_list = temp.address, huge_list = temp.address + long_bytes,
                    partial = huge_list + huge_bytes;
+    // The lists first (from the row pointer); then the row kernel, which skips the long rows,
+    // and the long rows' pass with no barrier between them: they write different elements of
+    // y, so the long rows run alongside the row kernel's last workgroups. (Long rows first
+    // measured slower: H200, session 15.)
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     VKPRIM_TRY(fill->record(cmd, temp.sub(0, 4), 0, 4));
     VKPRIM_TRY(fill->record(cmd, temp.sub(long_bytes, 4), 0, 4));
     compute_to_compute_barrier(*ctx, cmd);
-    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, 1, long_list, huge_list,
-                           threshold, huge));
-    compute_to_compute_barrier(*ctx, cmd);
     const int w = a.row_ptr_64 ? 1 : 0;
+    SpmvListPush sp{a.row_ptr.address, long_list, huge_list, uint32_t(a.rows), threshold, huge};
+    list_kernel[w].dispatch(cmd, &sp, grid_groups(*ctx, a.rows, list_kernel[w].tile_items()));
+    compute_to_compute_barrier(*ctx, cmd);
+    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, 1, threshold));
     SpmvLongPush lp{a.row_ptr.address,    a.col_idx.address,    a.values.address,
                     x.address,            y.address,            long_list,
                     partial,              bits_of(alpha, type), bits_of(beta, type),
@@ -718,6 +720,11 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       plan->stream_kernel[w] = std::move(*sk);
     }
     if (plan->has_split()) {
+      auto li = detail::Pipeline::create_variant(ctx, "spmv_list_" + rp, detail::kSpmvListPushBytes,
+                                                 tuning::kSpmvStatsWorkgroup,
+                                                 tuning::kSpmvStatsItems, false);
+      if (!li) return li.error();
+      plan->list_kernel[w] = std::move(*li);
       auto lk = detail::Pipeline::create_variant(ctx, "spmv_long_" + t + "_" + rp,
                                                  detail::kSpmvLongPushBytes,
                                                  tuning::kSpmvLongWorkgroup, tuning::kSpmvLongItems,

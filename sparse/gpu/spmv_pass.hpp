@@ -31,14 +31,22 @@ static_assert(offsetof(SpmvFixupPush, flags) == 60);
 inline constexpr uint32_t kSpmvFixupPushBytes = 64;
 
 // Row kernel (spmv_rows.comp): one dispatch, L = 2^lane_shift lanes per row.
-// long_threshold != 0 (split kernel): rows longer than it are listed at long_list instead.
+// long_threshold != 0 (split kernel): rows longer than it are skipped (spmv_list.comp lists them).
 // Column blocks: only entries with col_begin <= column < col_end count (0, cols: all).
 struct SpmvRowsPush {
-  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits, long_list, huge_list;
-  uint32_t rows, cols, lane_shift, flags, long_threshold, huge_threshold, col_begin, col_end;
+  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits;
+  uint32_t rows, cols, lane_shift, flags, long_threshold, col_begin, col_end;
 };
-static_assert(offsetof(SpmvRowsPush, rows) == 72 && offsetof(SpmvRowsPush, col_end) == 100);
-inline constexpr uint32_t kSpmvRowsPushBytes = 104;
+static_assert(offsetof(SpmvRowsPush, rows) == 56 && offsetof(SpmvRowsPush, col_end) == 80);
+inline constexpr uint32_t kSpmvRowsPushBytes = 84;
+
+// Split kernel's lists of long and huge rows (spmv_list.comp).
+struct SpmvListPush {
+  uint64_t row_ptr, long_list, huge_list;
+  uint32_t rows, long_threshold, huge_threshold;
+};
+static_assert(offsetof(SpmvListPush, huge_threshold) == 32);
+inline constexpr uint32_t kSpmvListPushBytes = 36;
 
 // Split kernel's long rows (spmv_long.comp): phase 0 partial sums, phase 1 combine + write y.
 struct SpmvLongPush {

@@ -29,10 +29,11 @@
 //   after 65535 iterations, a forced row kernel drops the tail of rows longer than
 //   65535 * 4 * L entries; `automatic` never sends such rows to it.)
 // * split kernel (SpmvKernel::split), for irregular rows: the row kernel for every row of at
-//   most 32 steps (128 L entries); it lists the longer rows (integer atomics) instead of
-//   summing them. Rows of up to 16384 entries then get one workgroup each, longer ("huge")
-//   rows several workgroups each whose partial sums a last pass adds in a fixed order
-//   (spmv_long.comp) — no float atomics. 3 to 6 dispatches (with two tiny fills), temporary
+//   most 32 steps (128 L entries), skipping the longer rows, which a pass over the row
+//   pointer lists first (integer atomics). Rows of up to 16384 entries get one workgroup
+//   each, longer ("huge") rows several workgroups each whose partial sums a last pass adds in
+//   a fixed order (spmv_long.comp) — no float atomics; the long rows run alongside the row
+//   kernel (no barrier between them). 5 to 7 dispatches (with two tiny fills), temporary
 //   storage for the lists and partials; with no long rows (by the analysis) it is the row
 //   kernel alone. More than 65535 long or huge rows: the merge path instead.
 // * nonzero tiles (SpmvKernel::nnz): the merge path's tile pass and fix-up over fixed tiles of
