@@ -720,6 +720,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       plan->stream_kernel[w] = std::move(*sk);
     }
     if (plan->has_split()) {
+      // The lists walk the row pointer as the statistics pass does, in the same tiles.
       auto li = detail::Pipeline::create_variant(ctx, "spmv_list_" + rp, detail::kSpmvListPushBytes,
                                                  tuning::kSpmvStatsWorkgroup,
                                                  tuning::kSpmvStatsItems, false);
