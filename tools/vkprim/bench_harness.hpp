@@ -34,8 +34,9 @@ struct Timing {
 // Records `op` `runs` times into one command buffer, each run between two timestamps with a
 // full barrier after it, after untimed warm-up runs (at least `warmup` of them and one second
 // of GPU work). If the runs change level part-way (clocks moving: the first and last quarter's
-// medians more than 15 % apart), they are timed again, at most twice more. Then a few runs more with a PassProfiler attached give the per-pass times (timed apart from
-// the figures above, since a stamp after every dispatch costs a little).
+// medians more than 15 % apart), they are timed again, at most twice more. Then a few runs
+// more with a PassProfiler attached give the per-pass times (timed apart from the figures
+// above, since a stamp after every dispatch costs a little).
 Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
                         const std::function<Status(VkCommandBuffer)>& op);
 
