@@ -10,10 +10,12 @@
 //   rank_load: subgroup s owns the contiguous run [s * S * ITEMS, (s + 1) * S * ITEMS) of the
 //   tile (S the subgroup size); lane l loads elements l, l + S, l + 2S, ... of it (coalesced).
 //   rank_match: for each item in turn, eight ballots (one per digit bit) give every lane the
-//   lanes holding the same digit (its peers, a uvec4 mask: any subgroup size up to 128). The subgroup's 256 digit counters live in shared
-//   memory, 16 bits each, two per word; a key's rank among the subgroup's keys of its digit is
-//   the counter before the item plus its peers on lower lanes, and the lowest peer adds the
-//   peer count. (Measured slower on an H200, docs/benchmarks.md session 4: one
+//   lanes holding the same digit (its peers, a uvec4 mask: any subgroup size up to 128). The
+//   subgroup's 256 digit counters live in shared memory, 16 bits each, two per word; a key's
+//   rank among the subgroup's keys of its digit is the counter before the item plus its peers
+//   on lower lanes. The lowest lane of each counter word's lanes (both digits) adds both counts
+//   by a plain store, no atomic (H200, 2^28: 0.5-1 % faster sorts than the lowest peer's
+//   atomicAdd, docs/benchmarks.md session 16). (Measured slower on an H200, session 4: one
 //   subgroupPartitionNV instead of the ballots, and the lowest peer's atomicAdd result handed
 //   to its peers by subgroupShuffle instead of the shared read; branch sort-rank-partitioned.)
 //   Items past the key count take digit 0xFF (larger than any digit), so they rank after every
@@ -114,21 +116,29 @@ uint rank_match(uint valid, uint flags, uint shift, uint bits) {
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint d = rank_element(k) < valid ? radix_digit(radix_transform(rk_key[k], flags), shift, bits) : 0xFFu;
     // Eight ballots, unconditionally: skipping those above the pass's bits (a branch per
-    // ballot) measured slower on an H200 (docs/benchmarks.md, session 4).
-    uvec4 peers = lanes;
+    // ballot) measured slower on an H200 (docs/benchmarks.md, session 4). Bits 1-7 give the
+    // lanes whose digit shares this lane's counter word (d >> 1), bit 0 splits them by digit.
+    uvec4 word_peers = lanes;
+    uvec4 odd = uvec4(0u);
     [[unroll]] for (uint b = 0u; b < 8u; ++b) {
       const bool set = ((d >> b) & 1u) != 0u;
       const uvec4 ballot = subgroupBallot(set);
-      peers &= set ? ballot : ~ballot;
+      if (b == 0u) odd = ballot;
+      else word_peers &= set ? ballot : ~ballot;
     }
+    const uvec4 peers = word_peers & ((d & 1u) != 0u ? odd : ~odd);
     const uint below = subgroupBallotExclusiveBitCount(peers);
-    const uint count = subgroupBallotBitCount(peers);
     const uint word = counters + (d >> 1), sh = 16u * (d & 1u);
-    const uint before = (s_mem[word] >> sh) & 0xFFFFu;
-    subgroupBarrier();  // every peer has read the counter
-    if (below == 0u) atomicAdd(s_mem[word], count << sh);  // the two digits of a word may both add
+    const uint old = s_mem[word];
+    subgroupBarrier();  // every lane has read its counter word
+    // The lowest lane of each counter word adds both digits' counts: a plain store, since no
+    // other lane of the subgroup writes that word.
+    if (subgroupBallotExclusiveBitCount(word_peers) == 0u) {
+      const uint n_odd = subgroupBallotBitCount(word_peers & odd);
+      s_mem[word] = old + (subgroupBallotBitCount(word_peers) - n_odd) + (n_odd << 16);
+    }
     subgroupBarrier();  // the counters are current for the next item
-    rk_rank[k] = (d << 16) | (before + below);
+    rk_rank[k] = (d << 16) | (((old >> sh) & 0xFFFFu) + below);
   }
   barrier();
   // Invocation w < 128 owns counter word w of every subgroup (digits 2w, 2w + 1). Fields stay
