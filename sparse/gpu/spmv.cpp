@@ -195,9 +195,14 @@ struct SpmvPlan {
       // Irregular rows: the split kernel when the statistics counted its long rows and there
       // are not too many of them; otherwise tiles, of nonzeros when no row is empty (a tile
       // then ends at most one row per nonzero), of merge items (bounded rows) when some are.
+      // On GPUs, large matrices of 4-byte values whose rows take several split-kernel lanes
+      // run faster in nonzero tiles (tuning::kSpmvTilesOverSplitLanes).
       const uint32_t t = split_threshold(st.rows, st.nnz);
+      const bool tiles_win = !cpu && esz == 4 && st.empty_rows == 0 &&
+                             st.rows >= tuning::kSpmvRowsManyRows &&
+                             split_lanes(st.rows, st.nnz) >= tuning::kSpmvTilesOverSplitLanes;
       const bool split_ok = st.long_threshold == t && st.huge_threshold == huge_threshold(t) &&
-                            st.long_rows <= tuning::kSpmvLongMaxRows;
+                            st.long_rows <= tuning::kSpmvLongMaxRows && !tiles_win;
       if (split_ok) an.row_lanes = split_lanes(st.rows, st.nnz);
       an.kernel = split_ok            ? SpmvKernel::split
                   : st.empty_rows == 0 ? SpmvKernel::nnz

@@ -225,6 +225,14 @@ constexpr uint32_t spmv_long_pieces(uint64_t long_rows, uint64_t max_row_length)
   const uint64_t p = by_target < by_length ? by_target : by_length;
   return uint32_t(p < 1 ? 1 : p > 65535 ? 65535 : p);
 }
+// Irregular rows on GPUs: with 4-byte values, on matrices of at least kSpmvRowsManyRows rows and
+// no empty row, whose rows hold enough entries on average that the split kernel takes at least
+// kSpmvTilesOverSplitLanes lanes per row, fixed nonzero tiles rather than the split kernel.
+// Measured on an H200 (docs/benchmarks.md, sessions 14-16), powerlaw f32 (L = 4), nonzero tiles
+// / split kernel: 0.517 / 0.561, 0.515 / 0.551, 0.517 / 0.552 ms; but arrow f32 (L = 1: most rows
+// hold one entry) 0.112 / 0.085, and 8-byte values prefer the split kernel (powerlaw f64 0.855 /
+// 0.808).
+inline constexpr uint32_t kSpmvTilesOverSplitLanes = 4;
 // Statistics pass: one invocation per row, 4 rows each, grid-stride.
 inline constexpr uint32_t kSpmvStatsWorkgroup = 256;
 inline constexpr uint32_t kSpmvStatsItems = 4;

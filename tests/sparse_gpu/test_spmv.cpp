@@ -523,6 +523,43 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
   CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
   st.empty_rows = 0;
   st.long_threshold = st.long_rows = st.huge_threshold = st.huge_rows = 0;
+  // Power-law rows on a large matrix (mean 15.4: 4 split-kernel lanes per row): on GPUs, 4-byte
+  // values in nonzero tiles, 8-byte values and matrices with an empty row in the split kernel;
+  // arrow-like rows (mean 3: one lane) in the split kernel.
+  {
+    const bool cpu = test::gpu().caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    SpmvOptions split_only;
+    split_only.kernel = SpmvKernel::split;
+    SpmvRowStats p;
+    p.rows = p.cols = 1u << 22;
+    p.nnz = uint64_t(p.rows) * 1538 / 100;
+    p.max_row_length = 132830;
+    const auto count_long = [&](ValueType t, SpmvRowStats s) {
+      const uint32_t lanes = plan_for(t, split_only).analysis(s).row_lanes;
+      s.long_threshold = 128u * lanes;
+      s.huge_threshold = std::max<uint64_t>(s.long_threshold, 16384);
+      s.long_rows = 4000;
+      s.huge_rows = 40;
+      return std::pair{s, lanes};
+    };
+    const auto [p32, lanes32] = count_long(ValueType::f32, p);
+    CHECK(lanes32 == std::min<uint32_t>(4, max_subgroup_lanes()));
+    const bool tiles = !cpu && lanes32 >= 4;
+    CHECK(plan.analysis(p32).kernel == (tiles ? SpmvKernel::nnz : SpmvKernel::split));
+    SpmvRowStats e = p32;
+    e.empty_rows = 1;
+    CHECK(plan.analysis(e).kernel == SpmvKernel::split);
+    if (test::gpu().caps().shader_float64) {
+      const auto [p64, lanes64] = count_long(ValueType::f64, p);
+      CHECK(plan_for(ValueType::f64, automatic()).analysis(p64).kernel == SpmvKernel::split);
+    }
+    SpmvRowStats arrow = p;
+    arrow.nnz = uint64_t(arrow.rows) * 3;
+    arrow.max_row_length = arrow.rows;
+    const auto [a32, lanes_a] = count_long(ValueType::f32, arrow);
+    CHECK(lanes_a == 1u);
+    CHECK(plan.analysis(a32).kernel == SpmvKernel::split);
+  }
   st.nnz = 4 * 2000;
   st.max_row_length = 2000;
   CHECK(plan.analysis(st).kernel == regular_kernel);

@@ -57,7 +57,9 @@
 // (f32 and f64: it measured faster than the stream kernel on every regular matrix of the suite on
 // an H200, docs/sparse-gpu.md); the split kernel takes the rest (power-law and arrow matrices, a
 // dense row among short ones, a few very long rows), or, when they have more than 65535 long rows,
-// the nonzero tiles (no empty row) or the merge path. The bound's constants are not tuned on a GPU
+// the nonzero tiles (no empty row) or the merge path; on GPUs, 4-byte values on 2^20 rows or more
+// with no empty row and a mean row length above 12 take the nonzero tiles (measured faster than
+// the split kernel on power-law rows in f32, not in f64). The bound's constants are not tuned on a GPU
 // (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row kernel a
 // row-pointer read and a y write, as it costs the merge path a merge item; where at least 90 % of
 // the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup
