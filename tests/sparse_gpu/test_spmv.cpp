@@ -382,7 +382,8 @@ TEST_CASE("SpMV stream kernel with a 64-bit row pointer forced", "[spmv][stream]
 }
 
 TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row kernel "
-          "for regular rows and the split kernel for power-law and arrow",
+          "for regular rows and the split kernel for power-law and arrow (on GPUs nonzero "
+          "tiles for large f32 power-law matrices)",
           "[spmv][analyze]") {
   Runtime& rt = test::gpu();
   Spmv& plan = plan_for(ValueType::f32, automatic());
