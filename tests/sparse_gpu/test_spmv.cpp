@@ -550,9 +550,10 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
     SpmvRowStats e = p32;
     e.empty_rows = 1;
     CHECK(plan.analysis(e).kernel == SpmvKernel::split);
-    if (test::gpu().caps().shader_float64)
-      CHECK(plan_for(ValueType::f64, automatic()).analysis(count_long(ValueType::f64, p).first).kernel ==
-            SpmvKernel::split);
+    if (test::gpu().caps().shader_float64) {
+      const SpmvRowStats p64 = count_long(ValueType::f64, p).first;
+      CHECK(plan_for(ValueType::f64, automatic()).analysis(p64).kernel == SpmvKernel::split);
+    }
     SpmvRowStats arrow = p;
     arrow.nnz = uint64_t(arrow.rows) * 3;
     arrow.max_row_length = arrow.rows;

@@ -59,9 +59,9 @@
 // dense row among short ones, a few very long rows), or, when they have more than 65535 long rows,
 // the nonzero tiles (no empty row) or the merge path; on GPUs, 4-byte values on 2^20 rows or more
 // with no empty row and a mean row length above 12 take the nonzero tiles (measured faster than
-// the split kernel on power-law rows in f32, not in f64). The bound's constants are not tuned on a GPU
-// (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row kernel a
-// row-pointer read and a y write, as it costs the merge path a merge item; where at least 90 % of
+// the split kernel on power-law rows in f32, not in f64). The bound's constants are not tuned on a
+// GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row kernel
+// a row-pointer read and a y write, as it costs the merge path a merge item; where at least 90 % of
 // the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup
 // lists the non-empty rows of its window first, so no lane group waits on an empty row; the same
 // sums, bit for bit); on GPUs, rows whose columns spread over all of x get more lanes per row.
