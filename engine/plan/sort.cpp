@@ -17,7 +17,8 @@
 //                       p % 2 and zeroing region (p + 1) % 2 tile by tile for the next pass
 // The rank (common/radix_rank.glsl) is a subgroup match multisplit (_sg) where the device has
 // ballots and the layout fits (see create()), else 2-bit split scans (_wg); tuning.hpp
-// describes both.
+// describes both. Keys-only reduce-then-scan sorts rank tiles of their own shape
+// (tuning::kRadixKeysTiles, upsweep included); pairs and onesweep take tuning::kRadixTiles.
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written.
 #include "core/temp_storage.hpp"
@@ -52,25 +53,43 @@ SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key
                                                          : SortAlgorithm::reduce_then_scan;
 }
 
+// A ranking pass's tile: wg x items keys, ranked with subgroup operations (_sg) or without.
+struct RadixTileShape {
+  uint32_t wg = 0, items = 0;
+  uint32_t rank_words = 0;  // the _sg ranking's shared array (tuning::radix_rank_words)
+  bool subgroup = false;
+  uint64_t tile_items() const { return uint64_t(wg) * items; }
+  uint64_t tiles(uint64_t n) const {
+    return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1);
+  }
+};
+
 struct SortPlan {
   const ContextImpl* ctx = nullptr;
   ValueType key_type = ValueType::u32;
   uint32_t key_bytes = 4, value_bytes = 0, key_flags = 0;
-  bool subgroup = false;
   SortAlgorithm requested = SortAlgorithm::automatic;
   uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0;
-  uint32_t wg = 0, items = 0;  // the tile (one of tuning::kRadixTiles)
-  uint32_t rank_words = 0;      // the _sg ranking's shared array (tuning::radix_rank_words)
-  Pipeline varying, upsweep, downsweep_keys, downsweep_pairs;
-  Pipeline histogram, onesweep_keys, onesweep_pairs;  // only where onesweep may run
+  RadixTileShape tile;       // pairs and onesweep (tuning::kRadixTiles)
+  RadixTileShape keys_tile;  // keys-only reduce-then-scan (tuning::kRadixKeysTiles)
+  Pipeline varying, upsweep_keys, downsweep_keys;      // keys_tile
+  Pipeline upsweep_pairs, downsweep_pairs;             // tile; where value_bytes != 0
+  Pipeline histogram, onesweep_keys, onesweep_pairs;  // tile; only where onesweep may run
   std::optional<Scan> scan;  // u32 exclusive sum of the digit counts
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
   uint32_t key_bits() const { return key_bytes * 8; }
-  uint64_t tile_items() const { return uint64_t(wg) * items; }
-  uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
-  uint64_t counts_words(uint64_t n) const { return 256 * tiles(n); }
+  // The tile of a sort of n keys (pairs or keys only), and at most how many tiles any sort of n
+  // keys this object runs has (what temporary storage is sized for).
+  const RadixTileShape& shape(uint64_t n, bool pairs) const {
+    return pairs || algorithm(n) == SortAlgorithm::onesweep ? tile : keys_tile;
+  }
+  uint64_t max_tiles(uint64_t n) const {
+    const uint64_t k = keys_tile.tiles(n);
+    return value_bytes || algorithm(n) == SortAlgorithm::onesweep ? std::max(k, tile.tiles(n)) : k;
+  }
+  uint64_t counts_words(uint64_t n) const { return 256 * max_tiles(n); }
   bool cpu = false;  // a CPU device (lavapipe): automatic never picks onesweep
   SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n, key_bytes, cpu); }
 
@@ -168,8 +187,7 @@ struct SortPlan {
       return make_error(Errc::invalid_argument, "RadixSort: the count buffer must hold an aligned u32");
     if (n > 0xFFFFFFFFull)
       return make_error(Errc::limit_exceeded, "RadixSort: at most 2^32 - 1 keys (got " + str(n) + ")");
-    const auto [gx, gy] = grid(tiles(n));
-    if (gy > ctx->caps.max_workgroup_count[1])
+    if (grid(max_tiles(n)).second > ctx->caps.max_workgroup_count[1])
       return make_error(Errc::limit_exceeded, "RadixSort: " + str(n) + " keys exceed the device's dispatch limits");
     if (end_bit == 0) end_bit = key_bits();
     if (begin_bit > end_bit || end_bit > key_bits())
@@ -193,17 +211,20 @@ struct SortPlan {
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     if (!count.is_device() && n == 0) return {};
-    const uint32_t nt = uint32_t(tiles(n));
     const uint64_t count_addr = count.is_device() ? count.device.address : 0;
     const Pipeline& down = pairs ? downsweep_pairs : downsweep_keys;
     const uint64_t vin = pairs ? values_in.address : 0, vout = pairs ? values_out.address : 0;
     const uint32_t passes = (end_bit - begin_bit + 7) / 8;
-    if (passes == 0) {  // nothing to sort by: a stable sort is a copy
+    if (passes == 0) {  // nothing to sort by: a stable sort is a copy (by the downsweep's tiles)
+      const uint32_t dt = uint32_t((pairs ? tile : keys_tile).tiles(n));
       RadixDownsweepPush p{keys_in.address, keys_out.address, vin, vout, 0, 0, count_addr,
-                           uint32_t(n), nt, key_flags, 0, 0, 1};
-      down.dispatch(cmd, &p, gx, gy);
+                           uint32_t(n), dt, key_flags, 0, 0, 1};
+      const auto [dx, dy] = grid(dt);
+      down.dispatch(cmd, &p, dx, dy);
       return {};
     }
+    const uint32_t nt = uint32_t(shape(n, pairs).tiles(n));  // counts_words(n) >= 256 * nt
+    const auto [gx, gy] = grid(nt);
     const bool onesweep = algorithm(n) == SortAlgorithm::onesweep;
     const RadixUpfront up = upfront(n, *temp, begin_bit, end_bit);
     const uint64_t hist_addr = up.hist, varying_addr = up.varying;
@@ -252,8 +273,10 @@ struct SortPlan {
     }
 
     const auto [ux, uy] = grid((nt + tuning::kRadixUpsweepTiles - 1) / tuning::kRadixUpsweepTiles);
-    const BufferView counts_view = temp->sub(l.counts, counts_words(n) * 4);
-    const BufferView offsets_view = temp->sub(l.offsets, counts_words(n) * 4);
+    const uint64_t count_words = 256 * uint64_t(nt);
+    const BufferView counts_view = temp->sub(l.counts, count_words * 4);
+    const BufferView offsets_view = temp->sub(l.offsets, count_words * 4);
+    const Pipeline& upsweep = pairs ? upsweep_pairs : upsweep_keys;
     const BufferView scan_temp = temp->sub(l.scan, l.keys - l.scan);
     uint64_t src_k = keys_in.address, src_v = vin;
     for (uint32_t p = 0; p < passes; ++p) {
@@ -262,7 +285,7 @@ struct SortPlan {
       pass_target(p, dst_k, dst_v, shift, bits);
       RadixUpsweepPush up{src_k, varying_addr, counts, count_addr, uint32_t(n), nt, key_flags, shift, bits};
       upsweep.dispatch(cmd, &up, ux, uy);
-      VKPRIM_TRY(scan->exclusive(cmd, counts_view, offsets_view, counts_words(n), scan_temp));
+      VKPRIM_TRY(scan->exclusive(cmd, counts_view, offsets_view, count_words, scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
       RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, offsets_view.address,
                             count_addr, uint32_t(n), nt, key_flags, shift, bits, 0};
@@ -329,36 +352,33 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
                       (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                       (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) && caps.min_subgroup_size > 0;
   const uint32_t min_sg = std::max(caps.min_subgroup_size, 1u);
-  const auto shared_bytes = [&](uint32_t wg, uint32_t items, bool sg) {
+  // The first tile shape of a table whose shared memory fits, with the subgroup ranking if the
+  // device has it, else without; onesweep's fit too where the shape serves it.
+  const auto pick = [&](const auto& table, bool onesweep, detail::RadixTileShape& out) -> Status {
     using namespace detail::tuning;
-    return may_onesweep ? radix_onesweep_shared_bytes(wg, items, sg, min_sg)
-                        : radix_downsweep_shared_bytes(wg, items, sg, min_sg);
-  };
-  // The first tile shape whose shared memory fits, with the subgroup ranking if the device has
-  // it (tuning::kRadixTiles), else without.
-  for (bool sg : {sg_ops, false}) {
-    for (detail::tuning::RadixTile t : detail::tuning::kRadixTiles) {
-      const bool subgroups_tile = caps.max_subgroup_size <= t.workgroup &&
-                                  t.workgroup % caps.max_subgroup_size == 0;
-      if (!plan->items && (!sg || subgroups_tile) &&
-          shared_bytes(t.workgroup, t.items, sg) <= caps.max_shared_memory) {
-        plan->wg = t.workgroup;
-        plan->items = t.items;
-        plan->subgroup = sg;
+    const auto shared_bytes = [&](RadixTile t, bool sg) {
+      return onesweep ? radix_onesweep_shared_bytes(t.workgroup, t.items, sg, min_sg)
+                      : radix_downsweep_shared_bytes(t.workgroup, t.items, sg, min_sg);
+    };
+    for (bool sg : {sg_ops, false}) {
+      for (RadixTile t : table) {
+        const bool subgroups_tile = caps.max_subgroup_size <= t.workgroup &&
+                                    t.workgroup % caps.max_subgroup_size == 0;
+        if ((!sg || subgroups_tile) && shared_bytes(t, sg) <= caps.max_shared_memory) {
+          out = {t.workgroup, t.items, radix_rank_words(t.workgroup, t.items, min_sg), sg};
+          return {};
+        }
       }
     }
-  }
-  if (!plan->items) {
     uint64_t least = UINT64_MAX;
-    for (detail::tuning::RadixTile t : detail::tuning::kRadixTiles)
-      least = std::min(least, shared_bytes(t.workgroup, t.items, false));
+    for (RadixTile t : table) least = std::min(least, shared_bytes(t, false));
     return make_error(Errc::unsupported, "RadixSort: needs " + std::to_string(least) +
                                              " bytes of shared memory, the device has " +
                                              std::to_string(caps.max_shared_memory));
-  }
-  plan->rank_words = detail::tuning::radix_rank_words(plan->wg, plan->items, min_sg);
+  };
+  VKPRIM_TRY(pick(detail::tuning::kRadixTiles, may_onesweep, plan->tile));
+  VKPRIM_TRY(pick(detail::tuning::kRadixKeysTiles, false, plan->keys_tile));
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
-  const std::string sg = plan->subgroup ? "_sg" : "_wg";
   // The upfront pass: the varying bits only for reduce-then-scan (which any object may run:
   // onesweep's beyond its key limit), with the histogram for onesweep.
   const auto upfront = [&](const char* name, detail::Pipeline& out) -> Status {
@@ -371,37 +391,47 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   };
   VKPRIM_TRY(upfront("radix_varying", plan->varying));
   if (may_onesweep) VKPRIM_TRY(upfront("radix_histogram", plan->histogram));
-  detail::PipelineDesc ud;
-  ud.variant = "radix_upsweep" + k;
-  ud.push_bytes = detail::kRadixUpsweepPushBytes;
-  ud.workgroup_size = plan->wg;
-  ud.items = plan->items;
-  ud.extra_spec = {detail::tuning::kRadixUpsweepTiles};
-  auto up = detail::Pipeline::create(*plan->ctx, ud);
-  if (!up) return up.error();
-  plan->upsweep = std::move(*up);
-  // The ranking passes, keys only (_v0) and with values of value_bytes (_v1, _v2).
-  const auto ranking = [&](const char* pass, uint32_t push_bytes, uint32_t value_bytes,
-                           detail::Pipeline& out) -> Status {
+  const auto upsweep = [&](const detail::RadixTileShape& t, detail::Pipeline& out) -> Status {
     detail::PipelineDesc d;
-    d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + sg;
-    d.push_bytes = push_bytes;
-    d.workgroup_size = plan->wg;
-    d.items = plan->items;
-    d.full_subgroups = plan->subgroup;
-    if (plan->subgroup) d.extra_spec = {plan->rank_words};
+    d.variant = "radix_upsweep" + k;
+    d.push_bytes = detail::kRadixUpsweepPushBytes;
+    d.workgroup_size = t.wg;
+    d.items = t.items;
+    d.extra_spec = {detail::tuning::kRadixUpsweepTiles};
     auto p = detail::Pipeline::create(*plan->ctx, d);
     if (!p) return p.error();
     out = std::move(*p);
     return {};
   };
-  VKPRIM_TRY(ranking("radix_downsweep", detail::kRadixDownsweepPushBytes, 0, plan->downsweep_keys));
-  if (o.value_bytes)
-    VKPRIM_TRY(ranking("radix_downsweep", detail::kRadixDownsweepPushBytes, o.value_bytes, plan->downsweep_pairs));
+  // The ranking passes, keys only (_v0) and with values of value_bytes (_v1, _v2).
+  const auto ranking = [&](const char* pass, uint32_t push_bytes, uint32_t value_bytes,
+                           const detail::RadixTileShape& t, detail::Pipeline& out) -> Status {
+    detail::PipelineDesc d;
+    d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + (t.subgroup ? "_sg" : "_wg");
+    d.push_bytes = push_bytes;
+    d.workgroup_size = t.wg;
+    d.items = t.items;
+    d.full_subgroups = t.subgroup;
+    if (t.subgroup) d.extra_spec = {t.rank_words};
+    auto p = detail::Pipeline::create(*plan->ctx, d);
+    if (!p) return p.error();
+    out = std::move(*p);
+    return {};
+  };
+  VKPRIM_TRY(upsweep(plan->keys_tile, plan->upsweep_keys));
+  const uint32_t down_push = detail::kRadixDownsweepPushBytes;
+  const uint32_t one_push = detail::kRadixOnesweepPushBytes;
+  VKPRIM_TRY(ranking("radix_downsweep", down_push, 0, plan->keys_tile, plan->downsweep_keys));
+  if (o.value_bytes) {
+    VKPRIM_TRY(upsweep(plan->tile, plan->upsweep_pairs));
+    VKPRIM_TRY(
+        ranking("radix_downsweep", down_push, o.value_bytes, plan->tile, plan->downsweep_pairs));
+  }
   if (may_onesweep) {
-    VKPRIM_TRY(ranking("radix_onesweep", detail::kRadixOnesweepPushBytes, 0, plan->onesweep_keys));
+    VKPRIM_TRY(ranking("radix_onesweep", one_push, 0, plan->tile, plan->onesweep_keys));
     if (o.value_bytes)
-      VKPRIM_TRY(ranking("radix_onesweep", detail::kRadixOnesweepPushBytes, o.value_bytes, plan->onesweep_pairs));
+      VKPRIM_TRY(
+          ranking("radix_onesweep", one_push, o.value_bytes, plan->tile, plan->onesweep_pairs));
   }
   ScanOptions so;
   so.use_subgroup_ops = o.use_subgroup_ops;

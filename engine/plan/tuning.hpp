@@ -78,6 +78,15 @@ struct RadixTile {
   uint32_t items;
 };
 inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // in order of preference
+// Keys-only reduce-then-scan sorts (downsweep and upsweep) take tiles of 384 x 8: 56 registers
+// per invocation instead of 63, so three workgroups (1152 invocations) per SM instead of two
+// (1024). H200, docs/benchmarks.md session 17 (two rounds, median ms, 512 x 8 / 384 x 8): u32
+// keys 2^28 8.32 / 7.79, 2^25 1.166 / 1.107, u64 keys 2^27 10.33 / 9.81. Pairs lose with them
+// (u32 pairs 2^28 10.12 / 12.00: a tile's runs per digit are shorter, and values double the
+// partial-sector writes), as does onesweep (u32 keys 2^23 0.373 / 0.428: more tiles to look
+// back over), so both keep kRadixTiles; 256 x 8 (48 registers) ranks faster still but doubles
+// the digit counts (u32 keys 2^28 7.84).
+inline constexpr RadixTile kRadixKeysTiles[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // The upsweep counts this many consecutive tiles per workgroup, so that its digit-major count
 // writes fill whole 32-byte sectors (H200, 2^28 u32 keys, docs/benchmarks.md session 5).
 inline constexpr uint32_t kRadixUpsweepTiles = 8;
@@ -86,11 +95,12 @@ inline constexpr uint32_t kRadixHistogramItems = 16;
 inline constexpr uint32_t kRadixHistogramGroups = 2048;
 // The _sg scans give invocation w < 128 the digits 2w and 2w + 1; tile positions and counts are
 // 16-bit fields; onesweep's look-back takes one invocation per digit.
-static_assert([] {
-  for (RadixTile t : kRadixTiles)
+constexpr bool radix_tiles_valid(const auto& table) {
+  for (RadixTile t : table)
     if (t.workgroup < 256 || t.workgroup * t.items >= 65536) return false;
   return true;
-}());
+}
+static_assert(radix_tiles_valid(kRadixTiles) && radix_tiles_valid(kRadixKeysTiles));
 constexpr uint32_t radix_rank_words(uint32_t wg, uint32_t items, uint32_t min_subgroup) {
   const uint32_t counters = wg / min_subgroup * 128;
   return counters > wg * items ? counters : wg * items;

@@ -18,8 +18,10 @@ using namespace vkprim;
 
 namespace {
 
-// tuning::kRadixTiles: 512 x 8 (lavapipe, 32 KiB of shared memory: 256 x 16).
+// tuning::kRadixTiles (pairs, onesweep): 512 x 8 (lavapipe, 32 KiB of shared memory:
+// 256 x 16); tuning::kRadixKeysTiles (keys-only reduce-then-scan): 384 x 8, on lavapipe too.
 constexpr uint64_t kTile = 4096;
+constexpr uint64_t kKeysTile = 3072;
 
 // CPU twin of common/radix.glsl: the unsigned key whose order is the documented key order.
 template <class K>
@@ -161,9 +163,14 @@ void sort_matrix() {
         c.value_bytes = 4;
         c.algorithm = alg;
         auto sort = make_sort<K>(rt, c);
-        for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kTile - 1, kTile, kTile + 1, 3 * kTile + 17, uint64_t(70001)}) {
-          INFO(name(alg) << " " << to_string(value_type_of<K>()) << " descending=" << descending << " subgroup=" << sg << " n=" << n);
-          check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + descending), c);
+        for (uint32_t vb : {4u, 0u}) {  // pairs, then keys only (their own tiles)
+          c.value_bytes = vb;
+          for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kKeysTile - 1, kKeysTile + 1,
+                             kTile - 1, kTile, kTile + 1, 3 * kTile + 17, uint64_t(70001)}) {
+            INFO(name(alg) << " " << to_string(value_type_of<K>()) << " descending=" << descending
+                           << " subgroup=" << sg << " value_bytes=" << vb << " n=" << n);
+            check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + descending), c);
+          }
         }
       }
     }
@@ -312,12 +319,13 @@ TEST_CASE("radix sort sizes either side of powers of two, up to 2^22", "[sort][l
 
 namespace {
 
-// Every n in [tile, 2 * tile] sorted as pairs (values = the index, as u32 or u64), recorded back
-// to back into one command buffer per batch, sharing one temp buffer (vkprim orders the calls).
-void check_tails(Runtime& rt, const Case& c) {
+// Every n in [tile, 2 * tile] sorted as pairs (values = the index, as u32 or u64) or, with
+// value_bytes 0, as keys only, recorded back to back into one command buffer per batch, sharing
+// one temp buffer (vkprim orders the calls).
+void check_tails(Runtime& rt, const Case& c, uint64_t tile = kTile) {
   auto sort = make_sort<uint32_t>(rt, c);
   const uint32_t vb = c.value_bytes;
-  const uint64_t lo = kTile, hi = 2 * kTile;
+  const uint64_t lo = tile, hi = 2 * tile;
   auto keys = test::random_values<uint32_t>(hi, 5);
   std::vector<uint32_t> idx(hi);
   std::iota(idx.begin(), idx.end(), 0u);
@@ -332,24 +340,29 @@ void check_tails(Runtime& rt, const Case& c) {
     const uint64_t b1 = std::min(hi, b0 + kBatch - 1);
     uint64_t total = 0;
     for (uint64_t n = b0; n <= b1; ++n) total += n;
-    Buffer kout = test::poisoned(rt, total * 4), vout = test::poisoned(rt, total * vb);
+    Buffer kout = test::poisoned(rt, total * 4), vout;
+    if (vb) vout = test::poisoned(rt, total * vb);
     rt.submit([&](VkCommandBuffer cmd) -> Status {
         uint64_t at = 0;
-        for (uint64_t n = b0; n <= b1; at += n, ++n)
-          VKPRIM_TRY(sort.sort_pairs(cmd, kin, vin, kout.view().sub(at * 4, n * 4), vout.view().sub(at * vb, n * vb), n,
-                                     temp, c.begin, c.end));
+        for (uint64_t n = b0; n <= b1; at += n, ++n) {
+          const BufferView ko = kout.view().sub(at * 4, n * 4);
+          const BufferView vo = vb ? vout.view().sub(at * vb, n * vb) : BufferView{};
+          VKPRIM_TRY(vb ? sort.sort_pairs(cmd, kin, vin, ko, vo, n, temp, c.begin, c.end)
+                        : sort.sort_keys(cmd, kin, ko, n, temp, c.begin, c.end));
+        }
         return {};
       }).value();
     auto gk = rt.download<uint32_t>(kout, total).value();
     std::vector<uint32_t> gv;
     std::vector<uint64_t> gv64;
     if (vb == 8) gv64 = rt.download<uint64_t>(vout, total).value();
-    else gv = rt.download<uint32_t>(vout, total).value();
+    else if (vb == 4) gv = rt.download<uint32_t>(vout, total).value();
     uint64_t at = 0;
     for (uint64_t n = b0; n <= b1; at += n, ++n) {
       const auto order = reference_order(std::vector<uint32_t>(keys.begin(), keys.begin() + n), c.descending, c.begin, end);
       for (uint64_t i = 0; i < n; ++i) {
-        const bool value_ok = vb == 8 ? gv64[at + i] == idx64[order[i]] : gv[at + i] == order[i];
+        const bool value_ok =
+            vb == 0 || (vb == 8 ? gv64[at + i] == idx64[order[i]] : gv[at + i] == order[i]);
         if (!value_ok || gk[at + i] != keys[order[i]])
           FAIL(name(c.algorithm) << " subgroup=" << c.subgroup << " value_bytes=" << vb << " bits [" << c.begin << ", " << end << ") n=" << n
                            << " element " << i);
@@ -372,6 +385,17 @@ TEST_CASE("radix sort every tail length across one tile", "[sort][tails]") {
       c.subgroup = sg;
       check_tails(rt, c);
     }
+  }
+}
+
+TEST_CASE("radix sort keys only: every tail length across one of their tiles", "[sort][tails]") {
+  // Keys-only reduce-then-scan ranks tiles of its own shape (tuning::kRadixKeysTiles): full u32
+  // keys (four passes), ascending, for both rankings.
+  auto& rt = test::gpu();
+  for (bool sg : {true, false}) {
+    Case c;
+    c.subgroup = sg;
+    check_tails(rt, c, kKeysTile);
   }
 }
 
