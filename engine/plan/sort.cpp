@@ -17,8 +17,8 @@
 //                       p % 2 and zeroing region (p + 1) % 2 tile by tile for the next pass
 // The rank (common/radix_rank.glsl) is a subgroup match multisplit (_sg) where the device has
 // ballots and the layout fits (see create()), else 2-bit split scans (_wg); tuning.hpp
-// describes both. Keys-only reduce-then-scan sorts rank tiles of their own shape
-// (tuning::kRadixKeysTiles, upsweep included); pairs and onesweep take tuning::kRadixTiles.
+// describes both. Keys-only reduce-then-scan sorts with the subgroup ranking rank tiles of their
+// own shape (tuning::kRadixKeysTiles, upsweep included); the rest take tuning::kRadixTiles.
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written.
 #include "core/temp_storage.hpp"
@@ -71,7 +71,7 @@ struct SortPlan {
   SortAlgorithm requested = SortAlgorithm::automatic;
   uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0;
   RadixTileShape tile;       // pairs and onesweep (tuning::kRadixTiles)
-  RadixTileShape keys_tile;  // keys-only reduce-then-scan (tuning::kRadixKeysTiles)
+  RadixTileShape keys_tile;  // keys-only reduce-then-scan (_sg: tuning::kRadixKeysTiles)
   Pipeline varying, upsweep_keys, downsweep_keys;      // keys_tile
   Pipeline upsweep_pairs, downsweep_pairs;             // tile; where value_bytes != 0
   Pipeline histogram, onesweep_keys, onesweep_pairs;  // tile; only where onesweep may run
@@ -377,7 +377,10 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
                                              std::to_string(caps.max_shared_memory));
   };
   VKPRIM_TRY(pick(detail::tuning::kRadixTiles, may_onesweep, plan->tile));
-  VKPRIM_TRY(pick(detail::tuning::kRadixKeysTiles, false, plan->keys_tile));
+  // Keys-only reduce-then-scan: tuning::kRadixKeysTiles with the subgroup ranking; the 2-bit
+  // splits keep the pairs' tile (measured slower at 384 x 8, tuning.hpp).
+  plan->keys_tile = plan->tile;
+  if (plan->tile.subgroup) VKPRIM_TRY(pick(detail::tuning::kRadixKeysTiles, false, plan->keys_tile));
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   // The upfront pass: the varying bits only for reduce-then-scan (which any object may run:
   // onesweep's beyond its key limit), with the histogram for onesweep.

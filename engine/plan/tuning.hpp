@@ -85,7 +85,9 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 // (u32 pairs 2^28 10.12 / 12.00: a tile's runs per digit are shorter, and values double the
 // partial-sector writes), as does onesweep (u32 keys 2^23 0.373 / 0.428: more tiles to look
 // back over), so both keep kRadixTiles; 256 x 8 (48 registers) ranks faster still but doubles
-// the digit counts (u32 keys 2^28 7.84).
+// the digit counts (u32 keys 2^28 7.84). The ranking without subgroup operations (2-bit splits)
+// keeps kRadixTiles for keys too: at 384 x 8 its u32 keys took 21.60 ms at 2^28 against 19.27
+// at 512 x 8 (session 16's record).
 inline constexpr RadixTile kRadixKeysTiles[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // The upsweep counts this many consecutive tiles per workgroup, so that its digit-major count
 // writes fill whole 32-byte sectors (H200, 2^28 u32 keys, docs/benchmarks.md session 5).
