@@ -380,7 +380,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // Keys-only reduce-then-scan: tuning::kRadixKeysTiles with the subgroup ranking; the 2-bit
   // splits keep the pairs' tile (measured slower at 384 x 8, tuning.hpp).
   plan->keys_tile = plan->tile;
-  if (plan->tile.subgroup) VKPRIM_TRY(pick(detail::tuning::kRadixKeysTiles, false, plan->keys_tile));
+  if (plan->tile.subgroup)
+    VKPRIM_TRY(pick(detail::tuning::kRadixKeysTiles, false, plan->keys_tile));
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   // The upfront pass: the varying bits only for reduce-then-scan (which any object may run:
   // onesweep's beyond its key limit), with the histogram for onesweep.
