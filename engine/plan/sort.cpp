@@ -18,7 +18,7 @@
 // The rank (common/radix_rank.glsl) is a subgroup match multisplit (_sg) where the device has
 // ballots and the layout fits (see create()), else 2-bit split scans (_wg); tuning.hpp
 // describes both. Keys-only reduce-then-scan sorts with the subgroup ranking rank tiles of their
-// own shape (tuning::kRadixKeysTiles, upsweep included); the rest take tuning::kRadixTiles.
+// own shape (tuning::kRadixKeysTiles4 / 8, upsweep included); the rest take tuning::kRadixTiles.
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written.
 #include "core/temp_storage.hpp"
@@ -71,7 +71,7 @@ struct SortPlan {
   SortAlgorithm requested = SortAlgorithm::automatic;
   uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0;
   RadixTileShape tile;       // pairs and onesweep (tuning::kRadixTiles)
-  RadixTileShape keys_tile;  // keys-only reduce-then-scan (_sg: tuning::kRadixKeysTiles)
+  RadixTileShape keys_tile;  // keys-only reduce-then-scan (_sg: tuning::kRadixKeysTiles4 / 8)
   Pipeline varying, upsweep_keys, downsweep_keys;      // keys_tile
   Pipeline upsweep_pairs, downsweep_pairs;             // tile; where value_bytes != 0
   Pipeline histogram, onesweep_keys, onesweep_pairs;  // tile; only where onesweep may run
@@ -377,11 +377,12 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
                                              std::to_string(caps.max_shared_memory));
   };
   VKPRIM_TRY(pick(detail::tuning::kRadixTiles, may_onesweep, plan->tile));
-  // Keys-only reduce-then-scan: tuning::kRadixKeysTiles with the subgroup ranking; the 2-bit
-  // splits keep the pairs' tile (measured slower at 384 x 8, tuning.hpp).
+  // Keys-only reduce-then-scan: tuning::kRadixKeysTiles4 / 8 (by key width) with the subgroup
+  // ranking; the 2-bit splits keep the pairs' tile (measured slower at 384 x 8, tuning.hpp).
   plan->keys_tile = plan->tile;
-  if (plan->tile.subgroup)
-    VKPRIM_TRY(pick(detail::tuning::kRadixKeysTiles, false, plan->keys_tile));
+  const auto& keys_tiles = plan->key_bytes == 4 ? detail::tuning::kRadixKeysTiles4
+                                                : detail::tuning::kRadixKeysTiles8;
+  if (plan->tile.subgroup) VKPRIM_TRY(pick(keys_tiles, false, plan->keys_tile));
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   // The upfront pass: the varying bits only for reduce-then-scan (which any object may run:
   // onesweep's beyond its key limit), with the histogram for onesweep.

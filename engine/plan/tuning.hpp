@@ -78,17 +78,21 @@ struct RadixTile {
   uint32_t items;
 };
 inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // in order of preference
-// Keys-only reduce-then-scan sorts (downsweep and upsweep) take tiles of 384 x 8: 56 registers
-// per invocation instead of 63, so three workgroups (1152 invocations) per SM instead of two
-// (1024). H200, docs/benchmarks.md session 17 (two rounds, median ms, 512 x 8 / 384 x 8): u32
-// keys 2^28 8.32 / 7.79, 2^25 1.166 / 1.107, u64 keys 2^27 10.33 / 9.81. Pairs lose with them
-// (u32 pairs 2^28 10.12 / 12.00: a tile's runs per digit are shorter, and values double the
-// partial-sector writes), as does onesweep (u32 keys 2^23 0.373 / 0.428: more tiles to look
-// back over), so both keep kRadixTiles; 256 x 8 (48 registers) ranks faster still but doubles
-// the digit counts (u32 keys 2^28 7.84). The ranking without subgroup operations (2-bit splits)
-// keeps kRadixTiles for keys too: at 384 x 8 its u32 keys took 21.60 ms at 2^28 against 19.27
-// at 512 x 8 (session 16's record).
-inline constexpr RadixTile kRadixKeysTiles[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
+// Keys-only reduce-then-scan sorts (downsweep and upsweep) take tiles of 384 x 9 (4-byte keys)
+// or 384 x 8 (8-byte keys): 56 registers per invocation instead of 63, so three workgroups
+// (1152 invocations) per SM instead of two (1024). H200, docs/benchmarks.md session 17 (two
+// rounds, median ms): 512 x 8 / 384 x 8: u32 keys 2^28 8.32 / 7.79, 2^25 1.166 / 1.107, u64
+// keys 2^27 10.33 / 9.81; 384 x 8 / 384 x 9: u32 keys 2^28 7.79 / 7.63, 2^24 0.635 / 0.616,
+// u64 keys 9.86-9.98 / 10.46 (71 registers at 384 x 9: two workgroups); 384 x 10: 71 and 80
+// registers, slower for both. Pairs lose with them (u32 pairs 2^28 10.12 / 12.00 at 384 x 8: a
+// tile's runs per digit are shorter, and values double the partial-sector writes), as does
+// onesweep (u32 keys 2^23 0.373 / 0.428: more tiles to look back over), so both keep
+// kRadixTiles; 256 x 8 (48 registers) ranks faster still but doubles the digit counts (u32 keys
+// 2^28 7.84). The ranking without subgroup operations (2-bit splits) keeps kRadixTiles for keys
+// too: at 384 x 8 its u32 keys took 21.60 ms at 2^28 against 19.27 at 512 x 8 (session 16's
+// record).
+inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
+inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // The upsweep counts this many consecutive tiles per workgroup, so that its digit-major count
 // writes fill whole 32-byte sectors (H200, 2^28 u32 keys, docs/benchmarks.md session 5).
 inline constexpr uint32_t kRadixUpsweepTiles = 8;
@@ -102,7 +106,8 @@ constexpr bool radix_tiles_valid(const auto& table) {
     if (t.workgroup < 256 || t.workgroup * t.items >= 65536) return false;
   return true;
 }
-static_assert(radix_tiles_valid(kRadixTiles) && radix_tiles_valid(kRadixKeysTiles));
+static_assert(radix_tiles_valid(kRadixTiles) && radix_tiles_valid(kRadixKeysTiles4) &&
+              radix_tiles_valid(kRadixKeysTiles8));
 constexpr uint32_t radix_rank_words(uint32_t wg, uint32_t items, uint32_t min_subgroup) {
   const uint32_t counters = wg / min_subgroup * 128;
   return counters > wg * items ? counters : wg * items;

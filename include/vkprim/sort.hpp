@@ -43,15 +43,17 @@
 // scatter writes each digit's run of the tile with consecutive addresses. Any subgroup size
 // from 4 to 128 where the shared memory holds one tile of keys and 256 16-bit counters per
 // subgroup (tiles of 512 x 8 keys, or 256 x 16 with small subgroups; keys-only
-// reduce-then-scan sorts rank tiles of 384 x 8, whose fewer registers let more workgroups run
-// at once); otherwise, or without subgroup operations, 2-bit split scans in shared memory
-// instead (Satish, Harris & Garland 2009). Both algorithms use the same ranking code
-// (shaders/common/radix_rank.glsl). engine/plan/tuning.hpp lists the shapes and their figures.
+// reduce-then-scan sorts rank tiles of 384 x 9 keys of 4 bytes or 384 x 8 of 8 bytes, whose
+// fewer registers let more workgroups run at once); otherwise, or without subgroup operations,
+// 2-bit split scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms
+// use the same ranking code (shaders/common/radix_rank.glsl). engine/plan/tuning.hpp lists the
+// shapes and their figures.
 //
 // Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
-// n * (key + value bytes), plus reduce-then-scan: twice n / 12 * 4 bytes (digit counts, 256
-// u32 per tile of 3072 keys, and their exclusive scan) and the scan's temporary storage;
+// n * (key + value bytes), plus reduce-then-scan: twice up to n / 12 * 4 bytes (digit counts,
+// 256 u32 per tile of 3072 keys or more, and their exclusive scan) and the scan's temporary
+// storage;
 // onesweep: 8 KiB (the histogram) and two look-back state regions of as many bytes each
 // (passes alternate between them; each pass zeroes the next pass's region as it goes, so only
 // the first is filled up front). Both are sized for the object's smaller tile (keys only), so

@@ -19,10 +19,11 @@ using namespace vkprim;
 namespace {
 
 // tuning::kRadixTiles (pairs, onesweep, the ranking without subgroups): 512 x 8 (lavapipe,
-// 32 KiB of shared memory, subgroup ranking: 256 x 16); tuning::kRadixKeysTiles (keys-only
-// reduce-then-scan with the subgroup ranking): 384 x 8, on lavapipe too.
+// 32 KiB of shared memory, subgroup ranking: 256 x 16); tuning::kRadixKeysTiles4 / 8 (keys-only
+// reduce-then-scan with the subgroup ranking): 384 x 9 for 4-byte keys, 384 x 8 for 8-byte
+// keys, on lavapipe too.
 constexpr uint64_t kTile = 4096;
-constexpr uint64_t kKeysTile = 3072;
+constexpr uint64_t keys_tile(size_t key_bytes) { return key_bytes == 4 ? 3456 : 3072; }
 
 // CPU twin of common/radix.glsl: the unsigned key whose order is the documented key order.
 template <class K>
@@ -166,8 +167,9 @@ void sort_matrix() {
         auto sort = make_sort<K>(rt, c);
         for (uint32_t vb : {4u, 0u}) {  // pairs, then keys only (their own tiles)
           c.value_bytes = vb;
-          for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kKeysTile - 1, kKeysTile + 1,
-                             kTile - 1, kTile, kTile + 1, 3 * kTile + 17, uint64_t(70001)}) {
+          const uint64_t kt = keys_tile(sizeof(K));
+          for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kt - 1, kt + 1, kTile - 1,
+                             kTile, kTile + 1, 3 * kTile + 17, uint64_t(70001)}) {
             INFO(name(alg) << " " << to_string(value_type_of<K>()) << " descending=" << descending
                            << " subgroup=" << sg << " value_bytes=" << vb << " n=" << n);
             check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + descending), c);
@@ -391,13 +393,13 @@ TEST_CASE("radix sort every tail length across one tile", "[sort][tails]") {
 
 TEST_CASE("radix sort keys only: every tail length across one of their tiles", "[sort][tails]") {
   // Keys-only reduce-then-scan with the subgroup ranking ranks tiles of its own shape
-  // (tuning::kRadixKeysTiles); without subgroups, the pairs' tiles. Full u32 keys (four
-  // passes), ascending, for both rankings.
+  // (tuning::kRadixKeysTiles4 for u32 keys); without subgroups, the pairs' tiles. Full u32 keys
+  // (four passes), ascending, for both rankings.
   auto& rt = test::gpu();
   for (bool sg : {true, false}) {
     Case c;
     c.subgroup = sg;
-    check_tails(rt, c, sg ? kKeysTile : kTile);
+    check_tails(rt, c, sg ? keys_tile(4) : kTile);
   }
 }
 
