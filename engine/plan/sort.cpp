@@ -396,32 +396,32 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   };
   VKPRIM_TRY(upfront("radix_varying", plan->varying));
   if (may_onesweep) VKPRIM_TRY(upfront("radix_histogram", plan->histogram));
-  const auto upsweep = [&](const detail::RadixTileShape& t, detail::Pipeline& out) -> Status {
-    detail::PipelineDesc d;
-    d.variant = "radix_upsweep" + k;
-    d.push_bytes = detail::kRadixUpsweepPushBytes;
+  // A pass over the tiles of shape t: the upsweep (its counts are the downsweep's tiles) and the
+  // ranking passes, keys only (_v0) and with values of value_bytes (_v1, _v2).
+  const auto on_tiles = [&](detail::PipelineDesc d, const detail::RadixTileShape& t,
+                            detail::Pipeline& out) -> Status {
     d.workgroup_size = t.wg;
     d.items = t.items;
-    d.extra_spec = {detail::tuning::kRadixUpsweepTiles};
     auto p = detail::Pipeline::create(*plan->ctx, d);
     if (!p) return p.error();
     out = std::move(*p);
     return {};
   };
-  // The ranking passes, keys only (_v0) and with values of value_bytes (_v1, _v2).
+  const auto upsweep = [&](const detail::RadixTileShape& t, detail::Pipeline& out) {
+    detail::PipelineDesc d;
+    d.variant = "radix_upsweep" + k;
+    d.push_bytes = detail::kRadixUpsweepPushBytes;
+    d.extra_spec = {detail::tuning::kRadixUpsweepTiles};
+    return on_tiles(d, t, out);
+  };
   const auto ranking = [&](const char* pass, uint32_t push_bytes, uint32_t value_bytes,
-                           const detail::RadixTileShape& t, detail::Pipeline& out) -> Status {
+                           const detail::RadixTileShape& t, detail::Pipeline& out) {
     detail::PipelineDesc d;
     d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + (t.subgroup ? "_sg" : "_wg");
     d.push_bytes = push_bytes;
-    d.workgroup_size = t.wg;
-    d.items = t.items;
     d.full_subgroups = t.subgroup;
     if (t.subgroup) d.extra_spec = {t.rank_words};
-    auto p = detail::Pipeline::create(*plan->ctx, d);
-    if (!p) return p.error();
-    out = std::move(*p);
-    return {};
+    return on_tiles(d, t, out);
   };
   VKPRIM_TRY(upsweep(plan->keys_tile, plan->upsweep_keys));
   const uint32_t down_push = detail::kRadixDownsweepPushBytes;
