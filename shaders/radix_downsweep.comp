@@ -27,8 +27,6 @@ layout(push_constant) uniform Push {
   uint copy;             // nonzero: copy keys and values (a sort with no bits to sort)
 } pc;
 
-shared uint s_trivial;
-
 #include "radix_pass.glsl"
 
 void main() {
@@ -41,24 +39,30 @@ void main() {
   const uint valid = uint(min(uint64_t(n) - first, uint64_t(TILE)));
   const uint64_t kin = pc.keys_in + first * (4u * KEY_WORDS);
   const uint64_t vin = pc.values_in + first * (4u * VALUE_WORDS);
-
-  if (lid == 0u)
-    s_trivial = pc.copy != 0u || radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
-  barrier();
-  if (UNIFORM(s_trivial) != 0u) {
-    radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);
-    return;
-  }
+  // Whether the pass is a copy, tested only once the tile's loads are in flight: waiting for
+  // this read first put its latency before every tile's loads.
+  const bool trivial = pc.copy != 0u || radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits);
 
 #if defined(SUBGROUP)
   // Invocation w < 128 owns digits 2w and 2w + 1 in the scans; their global offsets (strided
-  // reads) are loaded first.
+  // reads, needed only for the scatter) are loaded once the keys' loads are issued (a trivial
+  // pass does not use them; a copy has none).
   uint off_lo = 0u, off_hi = 0u;
-  if (lid < 128u) {
+  rank_load(KeyBuf(kin), valid);
+  if (lid < 128u && pc.copy == 0u) {
     off_lo = U32Buf(pc.offsets_addr).v[(2u * lid) * pc.tiles + tile];
     off_hi = U32Buf(pc.offsets_addr).v[(2u * lid + 1u) * pc.tiles + tile];
   }
-  rank_load(KeyBuf(kin), valid);
+#else
+  if (pc.copy == 0u)
+    for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_off[d] = U32Buf(pc.offsets_addr).v[d * pc.tiles + tile];
+  rank_wg_load(KeyBuf(kin), valid, pc.flags, pc.shift, pc.bits);
+#endif
+  if (UNIFORM(trivial)) {
+    radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);
+    return;
+  }
+#if defined(SUBGROUP)
   const uint pair = rank_match(valid, pc.flags, pc.shift, pc.bits);
   const uint start = rank_positions(pair);
   if (lid < 128u) {
@@ -67,8 +71,6 @@ void main() {
   }
   rank_scatter(pc.keys_out, vin, pc.values_out, valid, pc.flags, pc.shift, pc.bits);
 #else
-  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_off[d] = U32Buf(pc.offsets_addr).v[d * pc.tiles + tile];
-  rank_wg_load(KeyBuf(kin), valid, pc.flags, pc.shift, pc.bits);
   rank_wg_sort(valid, pc.bits);
   rank_wg_scatter(kin, pc.keys_out, vin, pc.values_out, valid);
 #endif
