@@ -54,8 +54,10 @@ void main() {
     off_hi = U32Buf(pc.offsets_addr).v[(2u * lid + 1u) * pc.tiles + tile];
   }
 #else
-  if (pc.copy == 0u)
-    for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_off[d] = U32Buf(pc.offsets_addr).v[d * pc.tiles + tile];
+  if (pc.copy == 0u) {
+    for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE)
+      s_off[d] = U32Buf(pc.offsets_addr).v[d * pc.tiles + tile];
+  }
   rank_wg_load(KeyBuf(kin), valid, pc.flags, pc.shift, pc.bits);
 #endif
   if (UNIFORM(trivial)) {

@@ -29,9 +29,9 @@
 //   that position and read back in position order: position p of digit d goes to s_base[d] + p
 //   (s_base[d] = the global offset of the tile's keys of digit d - the start of d in the sorted
 //   tile, wrapping u32 arithmetic, set by the caller), so consecutive invocations write
-//   consecutive addresses. The values' loads are issued as soon as the keys are staged (H200,
-//   2^28 u32 pairs: -5 %, docs/benchmarks.md session 18). The counters and the staging area
-//   share one array (the counters are dead once positions are known) of RANK_WORDS
+//   consecutive addresses. 32-bit values' loads are issued as soon as 32-bit keys are staged
+//   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18). The counters and the staging
+//   area share one array (the counters are dead once positions are known) of RANK_WORDS
 //   (specialization constant 2, set by the plan): the larger of the tile and the counters of
 //   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words).
 // Otherwise (_wg, no subgroup operations): a local LSD sort of the tile in shared memory by
@@ -189,26 +189,21 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
   const uint lid = gl_LocalInvocationID.x;
   KeyBuf kout = KeyBuf(keys_out);
   uint dst[ITEMS];
-#if VALUE_WORDS == 1
-  ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
-  uint val[ITEMS];
-#define VAL_ZERO 0u
-#elif VALUE_WORDS == 2
-  ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
-  uvec2 val[ITEMS];
-#define VAL_ZERO uvec2(0u)
-#endif
-  // The values are loaded (into the registers that held the keys) as soon as the keys are
-  // staged, so that the loads are in flight during the keys' scatter.
 #if VALUE_WORDS > 0
-#define RANK_LOAD_VALUES() \
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) val[k] = rank_element(k) < valid ? vin.v[rank_element(k)] : VAL_ZERO
-#else
-#define RANK_LOAD_VALUES()
+  ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
 #endif
 #if KEY_WORDS == 1
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_key[k];
-  RANK_LOAD_VALUES();
+#if VALUE_WORDS == 1
+  // 32-bit keys and values: the values are loaded (into the registers that held the keys) as
+  // soon as the keys are staged, so that the loads are in flight during the keys' scatter.
+  // Where keys or values are 64-bit this takes more registers: measured slower (session 18).
+  uint val[ITEMS];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint j = rank_element(k);
+    val[k] = j < valid ? vin.v[j] : 0u;
+  }
+#endif
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
@@ -225,7 +220,6 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) dst[k] = s_mem[lid + k * WG_SIZE];  // low words, for now
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k] >> 32);
-  RANK_LOAD_VALUES();
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
@@ -241,28 +235,39 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
 
 #if VALUE_WORDS == 1
   barrier();  // the staged keys are read
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+#if KEY_WORDS == 1
+    s_mem[rk_rank[k]] = val[k];
+#else
+    const uint j = rank_element(k);
+    s_mem[rk_rank[k]] = j < valid ? vin.v[j] : 0u;
+#endif
+  }
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) vout.v[dst[k]] = s_mem[p];
   }
 #elif VALUE_WORDS == 2
+  uint hi[ITEMS];  // high words by item; then the low words by position
   barrier();  // the staged keys are read
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k].x;
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint j = rank_element(k);
+    const uvec2 v = j < valid ? vin.v[j] : uvec2(0u);
+    s_mem[rk_rank[k]] = v.x;
+    hi[k] = v.y;
+  }
   barrier();
   uint lo[ITEMS];
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) lo[k] = s_mem[lid + k * WG_SIZE];
   barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k].y;
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = hi[k];
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) vout.v[dst[k]] = uvec2(lo[k], s_mem[p]);
   }
 #endif
-#undef RANK_LOAD_VALUES
-#undef VAL_ZERO
 }
 
 #else  // no subgroup operations: stable 2-bit splits
