@@ -197,7 +197,8 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
 #if VALUE_WORDS == 1
   // 32-bit keys and values: the values are loaded (into the registers that held the keys) as
   // soon as the keys are staged, so that the loads are in flight during the keys' scatter.
-  // Where keys or values are 64-bit this takes more registers: measured slower (session 18).
+  // 64-bit keys measured slower so (the CSR build's sorts, session 18); 64-bit values would
+  // hold twice the keys' registers.
   uint val[ITEMS];
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint j = rank_element(k);
