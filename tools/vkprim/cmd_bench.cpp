@@ -213,15 +213,16 @@ Result<BenchRecord> bench_reduce(Runtime& rt, uint64_t n, const Options& o, doub
   return r;
 }
 
-// Radix sort of random keys (u32 or u64), keys only or with u32 values (the index). Bytes model:
-// keys (and values) read once and written once, as for CUB's figures.
-template <class K>
+// Radix sort of random keys (u32 or u64), keys only or with values of type V (the index; u64
+// values with u64 keys are the CSR build's f64 sorts). Bytes model: keys (and values) read once
+// and written once, as for CUB's figures.
+template <class K, class V = uint32_t>
 Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double copy_ms, bool pairs) {
   std::vector<K> keys(n);
   for (uint64_t i = 0; i < n; ++i)
     keys[i] = sizeof(K) == 4 ? K(hash32(i)) : K((uint64_t(hash32(i)) << 32) | hash32(i, 7));
-  std::vector<uint32_t> vals(pairs ? n : 0);
-  std::iota(vals.begin(), vals.end(), 0u);
+  std::vector<V> vals(pairs ? n : 0);
+  std::iota(vals.begin(), vals.end(), V(0));
   auto kin = rt.upload(keys);
   if (!kin) return kin.error();
   auto kout = rt.alloc(n * sizeof(K));
@@ -231,12 +232,12 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
     auto a = rt.upload(vals);
     if (!a) return a.error();
     vin = std::move(*a);
-    auto b = rt.alloc(n * 4);
+    auto b = rt.alloc(n * sizeof(V));
     if (!b) return b.error();
     vout = std::move(*b);
   }
   SortOptions so;
-  so.value_bytes = pairs ? 4 : 0;
+  so.value_bytes = pairs ? sizeof(V) : 0;
   so.use_subgroup_ops = !o.no_subgroup;
   so.algorithm = o.sort_algorithm == "onesweep"           ? SortAlgorithm::onesweep
                  : o.sort_algorithm == "reduce-then-scan" ? SortAlgorithm::reduce_then_scan
@@ -249,13 +250,14 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
     return pairs ? sort->sort_pairs(cmd, *kin, vin, *kout, vout, n, *temp) : sort->sort_keys(cmd, *kin, *kout, n, *temp);
   });
   if (!t) return t.error();
-  const double per = 2.0 * (sizeof(K) + (pairs ? 4 : 0));
+  const double per = 2.0 * (sizeof(K) + (pairs ? sizeof(V) : 0));
   BenchRecord r{pairs ? "sort pairs" : "sort keys", to_string(value_type_of<K>()), n, double(n) * per, *t,
                 copy_ms * per / 8.0};
-  r.extra["algorithm"] = sort->algorithm(n) == SortAlgorithm::onesweep ? "onesweep per 8-bit digit"
+  r.extra["algorithm"] = sort->algorithm(n, pairs) == SortAlgorithm::onesweep ? "onesweep per 8-bit digit"
                                                                        : "reduce-then-scan per 8-bit digit";
   r.extra["sort_algorithm_option"] = o.sort_algorithm;
   r.extra["digit_passes"] = sizeof(K) * 8 / 8;
+  r.extra["value_bytes"] = pairs ? sizeof(V) : 0;
   if (!o.no_verify) {
     auto got = rt.download<K>(*kout, n);
     if (!got) return got.error();
@@ -263,7 +265,7 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
     std::sort(want.begin(), want.end());
     if (*got != want) return make_error(Errc::vulkan_error, "sort: verification failed (keys)");
     if (pairs) {
-      auto v = rt.download<uint32_t>(vout, n);
+      auto v = rt.download<V>(vout, n);
       if (!v) return v.error();
       for (uint64_t i = 0; i < n; ++i)
         if ((*v)[i] >= n || keys[(*v)[i]] != want[i] || (i && want[i] == want[i - 1] && (*v)[i] <= (*v)[i - 1]))
@@ -364,6 +366,7 @@ int run(const Options& o) {
       else if (op == "sort") records.push_back(bench_sort<uint32_t>(rt, n, o, c, false).value());
       else if (op == "sort-pairs") records.push_back(bench_sort<uint32_t>(rt, n, o, c, true).value());
       else if (op == "sort-u64") records.push_back(bench_sort<uint64_t>(rt, n / 2, o, c, false).value());
+      else if (op == "sort-u64-pairs") records.push_back(bench_sort<uint64_t, uint64_t>(rt, n / 2, o, c, true).value());
       else if (op == "select") records.push_back(bench_select(rt, n, o, c).value());
       else if (op == "histogram") records.push_back(bench_histogram(rt, n, o, c).value());
     }
@@ -398,12 +401,12 @@ void register_bench(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("bench", "Time a primitive on the GPU (timestamp queries)");
   cmd->add_option("ops", o.ops,
                   "Operations: copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan "
-                  "reduce reduce-f32 sort sort-pairs sort-u64 select histogram (copy always runs: it is the yardstick). u64 runs at n/2 "
-                  "(same bytes).")
+                  "reduce reduce-f32 sort sort-pairs sort-u64 sort-u64-pairs (u64 keys, u64 values) select histogram (copy always "
+                  "runs: it is the yardstick). u64 runs at n/2 (the same key bytes).")
       ->required()
       ->check(CLI::IsMember({"copy", "fill", "scan", "scan-f32", "scan-u64", "scan-deterministic",
                              "segmented-scan", "reduce", "reduce-f32", "sort", "sort-pairs",
-                             "sort-u64", "select", "histogram"}));
+                             "sort-u64", "sort-u64-pairs", "select", "histogram"}));
   cmd->add_option("-n,--n", o.sizes, "Element counts or byte sizes: 2^28, 268435456, 1GiB (repeatable)");
   cmd->add_option("--runs", o.runs, "Timed runs (median and min reported)")->check(CLI::Range(1, 100000));
   cmd->add_option("--warmup", o.warmup, "Untimed runs first");

@@ -57,6 +57,7 @@ struct SpmvCliOptions {
   uint32_t row_lanes = 0;
   uint32_t column_blocks = 0;  // SpmvOptions::column_blocks
   uint32_t items = 0;  // SpmvOptions::items_per_invocation
+  SortAlgorithm sort_algorithm = SortAlgorithm::automatic;  // CsrBuildOptions::sort_algorithm
 };
 
 double x_value(uint64_t j) { return double(int(gen_hash(j + 12345) % 2001) - 1000) / 1000.0; }
@@ -89,7 +90,9 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
   auto rb = rt.upload(ri), cb = rt.upload(ci);
   auto vb = rt.upload(vi);
   if (!rb || !cb || !vb) return (!rb ? rb : !cb ? cb : vb).error();
-  auto builder = sparse::CsrBuilder::create(rt.context(), dopt.values);
+  sparse::CsrBuildOptions bopt;
+  bopt.sort_algorithm = cli.sort_algorithm;
+  auto builder = sparse::CsrBuilder::create(rt.context(), dopt.values, bopt);
   if (!builder) return builder.error();
   auto a = sparse::DeviceCsr::allocate(rt.context(), uint64_t(coo.rows), uint64_t(coo.cols),
                                        ri.size(), dopt);
@@ -210,7 +213,7 @@ void register_spmv(CLI::App& app, Action& action) {
   static std::vector<std::string> generate;
   static std::string values = "f32", json_path;
   static uint32_t runs = 20, row_lanes = 0, items = 0, column_blocks = 0;
-  static std::string kernel = "auto";
+  static std::string kernel = "auto", sort_algorithm = "auto";
   static bool pipeline_stats = false;
   cmd->add_option("FILE", files, "Matrix files (.mtx, .mtx.gz, .bsp.h5)");
   cmd->add_option(
@@ -243,6 +246,10 @@ void register_spmv(CLI::App& app, Action& action) {
   cmd->add_option("--items", items,
                   "Stream kernel: entries per invocation per chunk (1..16; 0: tuned default)")
       ->check(CLI::Range(0u, 16u))
+      ->capture_default_str();
+  cmd->add_option("--sort-algorithm", sort_algorithm,
+                  "The CSR build's radix sort: auto, onesweep, reduce-then-scan (the same CSR)")
+      ->check(CLI::IsMember({"auto", "onesweep", "reduce-then-scan"}))
       ->capture_default_str();
   cmd->add_option("--json", json_path,
                   "Write JSON records to FILE (- for stdout: the table goes to stderr)");
@@ -290,6 +297,9 @@ void register_spmv(CLI::App& app, Action& action) {
       cli.row_lanes = row_lanes;
       cli.column_blocks = column_blocks;
       cli.items = items;
+      cli.sort_algorithm = sort_algorithm == "onesweep"           ? SortAlgorithm::onesweep
+                           : sort_algorithm == "reduce-then-scan" ? SortAlgorithm::reduce_then_scan
+                                                                  : SortAlgorithm::automatic;
       std::vector<SpmvRow> rows;
       for (const auto& [name, m] : mats) {
         auto r = values == "f64" ? run_one<double>(*rt, name, m, cli)
@@ -359,6 +369,7 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"csr_build", r.csr_build},
                          {"csr_ms", r.csr_ms},
                          {"csr_passes", passes_json(r.csr_passes)},
+                         {"sort_algorithm_option", sort_algorithm},
                          {"passes", passes_json(r.t.passes)},
                          {"kernel_option", r.kernel_option},
                          {"kernel", r.kernel},
