@@ -30,7 +30,8 @@
 //   (s_base[d] = the global offset of the tile's keys of digit d - the start of d in the sorted
 //   tile, wrapping u32 arithmetic, set by the caller), so consecutive invocations write
 //   consecutive addresses. 32-bit values' loads are issued as soon as 32-bit keys are staged
-//   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18). The counters and the staging
+//   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18), every value's where the
+//   includer defines RANK_EARLY_VALUES (onesweep). The counters and the staging
 //   area share one array (the counters are dead once positions are known) of RANK_WORDS
 //   (specialization constant 2, set by the plan): the larger of the tile and the counters of
 //   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words).
@@ -184,6 +185,13 @@ uint rank_positions(uint pair) {
 // Keys through shared memory into sorted order, then out: position p = lid + k * WG_SIZE goes
 // to s_base[digit] + p. values_in points at the tile's first value (0: keys only). s_base is
 // read only after the first barrier here, so the caller may write it just before the call.
+// With RANK_EARLY_VALUES (and always for 32-bit keys with 32-bit values) the values' loads are
+// issued as soon as the keys are staged, so that they are in flight during the keys' scatter;
+// otherwise after it (the reduce-then-scan downsweep of 64-bit keys or values: the early loads
+// hold registers the keys do not free, measured slower there in session 18).
+#if VALUE_WORDS > 0 && (defined(RANK_EARLY_VALUES) || (KEY_WORDS == 1 && VALUE_WORDS == 1))
+#define RANK_VALUES_FIRST 1
+#endif
 void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, uint valid, uint flags,
                   uint shift, uint bits) {
   const uint lid = gl_LocalInvocationID.x;
@@ -191,19 +199,20 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
   uint dst[ITEMS];
 #if VALUE_WORDS > 0
   ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
+#if VALUE_WORDS == 1
+  uint val[ITEMS];
+#define RANK_NO_VALUE 0u
+#else
+  uvec2 val[ITEMS];
+#define RANK_NO_VALUE uvec2(0u)
+#endif
+#define RANK_LOAD_VALUES() \
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) val[k] = rank_element(k) < valid ? vin.v[rank_element(k)] : RANK_NO_VALUE
 #endif
 #if KEY_WORDS == 1
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_key[k];
-#if VALUE_WORDS == 1
-  // 32-bit keys and values: the values are loaded (into the registers that held the keys) as
-  // soon as the keys are staged, so that the loads are in flight during the keys' scatter.
-  // 64-bit keys measured slower so (the CSR build's sorts, session 18); 64-bit values would
-  // hold twice the keys' registers.
-  uint val[ITEMS];
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint j = rank_element(k);
-    val[k] = j < valid ? vin.v[j] : 0u;
-  }
+#if defined(RANK_VALUES_FIRST)
+  RANK_LOAD_VALUES();
 #endif
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
@@ -221,6 +230,9 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) dst[k] = s_mem[lid + k * WG_SIZE];  // low words, for now
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k] >> 32);
+#if defined(RANK_VALUES_FIRST)
+  RANK_LOAD_VALUES();
+#endif
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
@@ -234,40 +246,33 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
   }
 #endif
 
-#if VALUE_WORDS == 1
+#if VALUE_WORDS > 0
   barrier();  // the staged keys are read
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-#if KEY_WORDS == 1
-    s_mem[rk_rank[k]] = val[k];
-#else
-    const uint j = rank_element(k);
-    s_mem[rk_rank[k]] = j < valid ? vin.v[j] : 0u;
+#if !defined(RANK_VALUES_FIRST)
+  RANK_LOAD_VALUES();
 #endif
-  }
+#if VALUE_WORDS == 1
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k];
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) vout.v[dst[k]] = s_mem[p];
   }
-#elif VALUE_WORDS == 2
-  uint hi[ITEMS];  // high words by item; then the low words by position
-  barrier();  // the staged keys are read
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint j = rank_element(k);
-    const uvec2 v = j < valid ? vin.v[j] : uvec2(0u);
-    s_mem[rk_rank[k]] = v.x;
-    hi[k] = v.y;
-  }
+#else
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k].x;
   barrier();
-  uint lo[ITEMS];
+  uint lo[ITEMS];  // low words by position
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) lo[k] = s_mem[lid + k * WG_SIZE];
   barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = hi[k];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k].y;
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) vout.v[dst[k]] = uvec2(lo[k], s_mem[p]);
   }
+#endif
+#undef RANK_LOAD_VALUES
+#undef RANK_NO_VALUE
 #endif
 }
 
