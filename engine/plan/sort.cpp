@@ -39,14 +39,15 @@ namespace {
 std::string str(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
-// The algorithm a sort of at most n keys of key_bytes runs. automatic, on GPUs: onesweep up to
-// tuning::radix_onesweep_auto_keys(key_bytes) keys, where its fewer dispatches (no per-pass
-// upsweep and count scan) win, reduce-then-scan beyond, where its lighter downsweep wins;
-// on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup (as the
-// scan's default). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it
-// sorts by reduce-then-scan.
-SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes, bool cpu) {
-  const bool small = n <= tuning::radix_onesweep_auto_keys(key_bytes);
+// The algorithm a sort of at most n keys of key_bytes runs, with values of value_bytes (0: keys
+// only). automatic, on GPUs: onesweep up to tuning::radix_onesweep_auto_keys(key_bytes,
+// value_bytes) keys, where its fewer dispatches (no per-pass upsweep and count scan) win,
+// reduce-then-scan beyond, where its lighter downsweep wins; on CPU devices (lavapipe)
+// reduce-then-scan, which never waits on another workgroup (as the scan's default). onesweep's
+// state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts by reduce-then-scan.
+SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes,
+                               uint32_t value_bytes, bool cpu) {
+  const bool small = n <= tuning::radix_onesweep_auto_keys(key_bytes, value_bytes);
   const bool onesweep = requested == SortAlgorithm::onesweep ||
                         (requested == SortAlgorithm::automatic && !cpu && small);
   return onesweep && n <= tuning::kRadixOnesweepMaxKeys ? SortAlgorithm::onesweep
@@ -83,15 +84,17 @@ struct SortPlan {
   // The tile of a sort of n keys (pairs or keys only), and at most how many tiles any sort of n
   // keys this object runs has (what temporary storage is sized for).
   const RadixTileShape& shape(uint64_t n, bool pairs) const {
-    return pairs || algorithm(n) == SortAlgorithm::onesweep ? tile : keys_tile;
+    return pairs || algorithm(n, false) == SortAlgorithm::onesweep ? tile : keys_tile;
   }
   uint64_t max_tiles(uint64_t n) const {
     const uint64_t k = keys_tile.tiles(n);
-    return value_bytes || algorithm(n) == SortAlgorithm::onesweep ? std::max(k, tile.tiles(n)) : k;
+    return value_bytes || algorithm(n, false) == SortAlgorithm::onesweep ? std::max(k, tile.tiles(n)) : k;
   }
   uint64_t counts_words(uint64_t n) const { return 256 * max_tiles(n); }
   bool cpu = false;  // a CPU device (lavapipe): automatic never picks onesweep
-  SortAlgorithm algorithm(uint64_t n) const { return choose_algorithm(requested, n, key_bytes, cpu); }
+  SortAlgorithm algorithm(uint64_t n, bool pairs) const {
+    return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu);
+  }
 
   // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts] [their exclusive
   // scan] [scan temp] [keys] [values] (the scan out of place: the single pass where the device
@@ -99,15 +102,16 @@ struct SortPlan {
   // 8 passes x 256 u32] [varying bits] [state 0] [state 1] [keys] [values], state regions of a
   // 4-word header (the tile counter) and 256 words per tile. What is zeroed up front is
   // contiguous (upfront()): the varying bits (and for onesweep the histogram before them and
-  // the first pass's state after them).
+  // the first pass's state after them). A sort of pairs may run the other algorithm than one of
+  // keys alone: temp_bytes covers both.
   struct Layout {
     uint64_t hist = 0, varying = 0, counts = 0, offsets = 0, scan = 0, state0 = 0, state1 = 0,
              keys = 0, values = 0, total = 0;
   };
   uint64_t state_bytes(uint64_t n) const { return align16((kRadixOnesweepHeaderWords + counts_words(n)) * 4); }
-  Layout layout(uint64_t n) const {
+  Layout layout(uint64_t n, bool pairs) const {
     Layout l;
-    if (algorithm(n) == SortAlgorithm::onesweep) {
+    if (algorithm(n, pairs) == SortAlgorithm::onesweep) {
       l.varying = 8 * 256 * 4;
       l.state0 = l.varying + kRadixVaryingBytes;
       l.state1 = l.state0 + state_bytes(n);
@@ -153,12 +157,12 @@ struct SortPlan {
     return temp;
   }
 
-  // Where the upfront count of n keys goes in temp (layout(n)), and what is zeroed before it:
+  // Where the upfront count of n keys goes in temp (layout(n, pairs)), and what is zeroed before it:
   // the varying bits, and for onesweep the histogram before them and the first pass's state
   // after them (contiguous).
-  RadixUpfront upfront(uint64_t n, BufferView temp, uint32_t begin_bit, uint32_t end_bit) const {
-    const Layout l = layout(n);
-    const bool onesweep = algorithm(n) == SortAlgorithm::onesweep;
+  RadixUpfront upfront(uint64_t n, bool pairs, BufferView temp, uint32_t begin_bit, uint32_t end_bit) const {
+    const Layout l = layout(n, pairs);
+    const bool onesweep = algorithm(n, pairs) == SortAlgorithm::onesweep;
     RadixUpfront u;
     u.histogram = onesweep;
     u.hist = onesweep ? temp.address + l.hist : 0;
@@ -207,7 +211,7 @@ struct SortPlan {
       return make_error(Errc::invalid_argument, "RadixSort: outputs must not overlap the inputs (the sort is out of place)");
     auto temp = resolve_temp(temp_in, temp_bytes(n));
     if (!temp) return temp.error();
-    const Layout l = layout(n);
+    const Layout l = layout(n, pairs);
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     if (!count.is_device() && n == 0) return {};
@@ -225,8 +229,8 @@ struct SortPlan {
     }
     const uint32_t nt = uint32_t(shape(n, pairs).tiles(n));  // counts_words(n) >= 256 * nt
     const auto [gx, gy] = grid(nt);
-    const bool onesweep = algorithm(n) == SortAlgorithm::onesweep;
-    const RadixUpfront up = upfront(n, *temp, begin_bit, end_bit);
+    const bool onesweep = algorithm(n, pairs) == SortAlgorithm::onesweep;
+    const RadixUpfront up = upfront(n, pairs, *temp, begin_bit, end_bit);
     const uint64_t hist_addr = up.hist, varying_addr = up.varying;
     const uint64_t counts = temp->address + l.counts;
     if (counted && count.is_device())
@@ -297,12 +301,14 @@ struct SortPlan {
     return {};
   }
 
-  uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
+  uint64_t temp_bytes(uint64_t n) const {
+    return std::max(layout(n, false).total, value_bytes ? layout(n, true).total : 0);
+  }
 };
 
 RadixUpfront SortInternals::upfront(const RadixSort& s, uint64_t n, BufferView temp,
                                     uint32_t begin_bit, uint32_t end_bit) {
-  return s.plan_->upfront(n, temp, begin_bit, end_bit);
+  return s.plan_->upfront(n, true, temp, begin_bit, end_bit);
 }
 
 Status SortInternals::sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd,
@@ -344,7 +350,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   plan->stall_period = o.debug_stall_period;
   // Whether any call may run onesweep (then its shared memory must fit too).
   plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  const bool may_onesweep = plan->algorithm(1) == SortAlgorithm::onesweep;
+  const bool may_onesweep = plan->algorithm(1, false) == SortAlgorithm::onesweep;
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
   // that tile the workgroup; its per-subgroup digit counters share the tile's staging array,
   // sized for the smallest subgroup size (tuning::radix_rank_words).
@@ -449,7 +455,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   return RadixSort(std::move(plan));
 }
 
-SortAlgorithm RadixSort::algorithm(uint64_t n) const { return plan_->algorithm(n); }
+SortAlgorithm RadixSort::algorithm(uint64_t n, bool pairs) const { return plan_->algorithm(n, pairs); }
 
 uint64_t RadixSort::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
 

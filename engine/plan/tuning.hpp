@@ -128,16 +128,23 @@ constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, boo
 // kRadixOnesweepMaxKeys keys; the plan takes reduce-then-scan beyond.
 inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // The automatic choice on GPUs: onesweep up to this many keys (engine/plan/sort.cpp,
-// choose_algorithm). Measured on an H200 (docs/benchmarks.md, session 11, median ms,
-// reduce-then-scan / onesweep): u32 keys 2^22 0.253 / 0.213, 2^23 0.395 / 0.376, 2^24
-// 0.654 / 0.687, 2^25 1.181 / 1.299; u32 pairs 2^23 0.464 / 0.444, 2^24 0.781 / 0.814; u64
-// keys 2^23 0.904 / 0.789, 2^24 1.558 / 1.463, 2^25 2.840 / 2.783, 2^27 10.452 / 10.719. The
-// crossing lies between 2^23 and 2^24 keys of 4 bytes and between 2^25 and 2^27 of 8 bytes.
-// Re-checked in session 18 (u32 keys 2^23 0.380 / 0.374, 2^24 0.605 / 0.686): 4 bytes hold;
-// 8-byte keys only now cross below 2^25 (2.624 / 2.765 there), but pairs of 8-byte keys (the
-// CSR build's) share the threshold and were not re-measured, so it stays.
-constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes) {
-  return key_bytes <= 4 ? uint64_t(1) << 23 : uint64_t(1) << 25;
+// choose_algorithm), by key width and whether values ride along. Measured on an H200
+// (docs/benchmarks.md; median ms, reduce-then-scan / onesweep). Session 11: u32 keys 2^22
+// 0.253 / 0.213, 2^23 0.395 / 0.376, 2^24 0.654 / 0.687; u32 pairs 2^23 0.464 / 0.444, 2^24
+// 0.781 / 0.814. Session 20, with onesweep's per-digit prefixes published at once and its values
+// loaded during the keys' scatter: u32 keys 2^23 0.378 / 0.363, 2^24 0.605 / 0.663; u32 pairs
+// 2^23 0.437 / 0.425, 2^24 0.740 / 0.781; u64 keys 2^24 1.52 / 1.43, 2^25 2.679 / 2.726, 2^27
+// 9.72 / 10.38; u64 keys with u64 values 2^24 2.18 / 1.89, 2^25 4.21 / 3.66, 2^26 8.05 / 7.14,
+// 2^27 15.84 / 14.03, and the CSR builds' sorts of 64-bit keys with 4- or 8-byte values on
+// 12-114 M triplets 5-13 % faster by onesweep at every size. So: 4-byte keys up to 2^23;
+// 8-byte keys alone up to 2^24; 8-byte keys with values always (to kRadixOnesweepMaxKeys).
+// (4-byte keys with 8-byte values, unmeasured, keep the 4-byte rule.) Pairs of 8-byte keys
+// take the same 512 x 8 tiles in both algorithms, so onesweep's one pass per digit is the
+// downsweep without the upsweep and count scan; keys alone rank tiles of 384 x 8 in
+// reduce-then-scan (three workgroups per SM), which wins from 2^25.
+constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes) {
+  if (key_bytes <= 4) return uint64_t(1) << 23;
+  return value_bytes ? kRadixOnesweepMaxKeys : uint64_t(1) << 24;
 }
 constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
                                                uint32_t min_subgroup) {

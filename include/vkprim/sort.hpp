@@ -30,12 +30,13 @@
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
-// - automatic: on GPUs, onesweep up to 2^23 keys of 4 bytes or 2^25 of 8 bytes (fewer
-//   dispatches: no per-pass upsweep and count scan) and reduce-then-scan beyond (a lighter
-//   downsweep), as measured on an H200 (docs/benchmarks.md, sessions 7 and 11); on CPU devices
-//   (lavapipe) reduce-then-scan, which never waits on another workgroup. The rule is one
-//   function, choose_algorithm in engine/plan/sort.cpp; a call with a Count::on_device decides
-//   from the count's maximum. RadixSort::algorithm(n) says which a call runs.
+// - automatic: on GPUs, onesweep (fewer dispatches: no per-pass upsweep and count scan) up to
+//   2^23 keys of 4 bytes, 2^24 keys of 8 bytes alone, and for 8-byte keys with values at every
+//   size it can take; reduce-then-scan beyond (a lighter downsweep), as measured on an H200
+//   (docs/benchmarks.md, sessions 11 and 20); on CPU devices (lavapipe) reduce-then-scan,
+//   which never waits on another workgroup. The rule is one function, choose_algorithm in
+//   engine/plan/sort.cpp; a call with a Count::on_device decides from the count's maximum.
+//   RadixSort::algorithm(n, pairs) says which a call runs.
 // The rank, where the device has subgroup ballots (and SortOptions::use_subgroup_ops): a
 // match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
 // bit of the pass to find the lanes with the same digit, per-subgroup digit counters in shared
@@ -93,8 +94,9 @@ class RadixSort {
  public:
   static Result<RadixSort> create(const Context& ctx, ValueType key_type,
                                   const SortOptions& options = {});
-  // The algorithm a sort of (at most) n keys runs: never automatic.
-  SortAlgorithm algorithm(uint64_t n) const;
+  // The algorithm a sort of (at most) n keys runs, by sort_pairs (pairs) or sort_keys: never
+  // automatic.
+  SortAlgorithm algorithm(uint64_t n, bool pairs) const;
   uint64_t temp_bytes(uint64_t max_n) const;
   Status reserve(uint64_t max_n);
 

@@ -462,33 +462,49 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
 }
 
 TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
-  // automatic: onesweep on GPUs up to 2^23 keys of 4 bytes and 2^25 of 8 bytes, reduce-then-scan
-  // beyond and on CPU devices; onesweep's 30-bit counts take at most 2^30 - 1 keys, beyond
-  // which the object sorts (and sizes its temporary storage) by reduce-then-scan.
+  // automatic: onesweep on GPUs up to 2^23 keys of 4 bytes (alone or with values), 2^24 keys of
+  // 8 bytes alone, and 8-byte keys with values at every size onesweep takes; reduce-then-scan
+  // beyond and on CPU devices. onesweep's 30-bit counts take at most 2^30 - 1 keys, beyond which
+  // the object sorts (and sizes its temporary storage) by reduce-then-scan. temp_bytes covers
+  // whichever algorithm each of sort_keys and sort_pairs runs.
   auto& rt = test::gpu();
   const bool cpu = rt.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   SortOptions o;
+  o.value_bytes = 4;
   auto autos = RadixSort::create(rt.context(), ValueType::u32, o).value();
+  o.value_bytes = 8;
   auto autos64 = RadixSort::create(rt.context(), ValueType::f64, o).value();
+  o.algorithm = SortAlgorithm::reduce_then_scan;
+  auto rts64 = RadixSort::create(rt.context(), ValueType::f64, o).value();
+  o.algorithm = SortAlgorithm::onesweep;
+  auto one64 = RadixSort::create(rt.context(), ValueType::f64, o).value();
+  o.value_bytes = 4;
   o.algorithm = SortAlgorithm::reduce_then_scan;
   auto rts = RadixSort::create(rt.context(), ValueType::u32, o).value();
   o.algorithm = SortAlgorithm::onesweep;
   auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
   const uint64_t limit = (uint64_t(1) << 30) - 1;
-  const uint64_t auto32 = uint64_t(1) << 23, auto64 = uint64_t(1) << 25;
+  const uint64_t auto32 = uint64_t(1) << 23, auto64 = uint64_t(1) << 24;
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, auto64,
-                     auto64 + 1, limit, limit + 1, uint64_t(1) << 31}) {
+                     auto64 + 1, uint64_t(1) << 27, limit, limit + 1, uint64_t(1) << 31}) {
     INFO("n=" << n);
     const auto want = [&](uint64_t most) {
       return !cpu && n <= most ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan;
     };
-    CHECK(autos.algorithm(n) == want(auto32));
-    CHECK(autos64.algorithm(n) == want(auto64));
-    CHECK(rts.algorithm(n) == SortAlgorithm::reduce_then_scan);
-    CHECK(one.algorithm(n) == (n <= limit ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan));
+    for (bool pairs : {false, true}) {
+      INFO("pairs=" << pairs);
+      CHECK(autos.algorithm(n, pairs) == want(auto32));
+      CHECK(autos64.algorithm(n, pairs) == want(pairs ? limit : auto64));
+      CHECK(rts.algorithm(n, pairs) == SortAlgorithm::reduce_then_scan);
+      CHECK(one.algorithm(n, pairs) == (n <= limit ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan));
+    }
     const RadixSort& same = want(auto32) == SortAlgorithm::onesweep ? one : rts;
     CHECK(autos.temp_bytes(n) == same.temp_bytes(n));
     if (n > limit) CHECK(one.temp_bytes(n) == rts.temp_bytes(n));
+    // 8-byte keys: keys alone and pairs may take different algorithms; temp_bytes covers both.
+    const uint64_t t64 = std::max(want(auto64) == SortAlgorithm::onesweep ? one64.temp_bytes(n) : rts64.temp_bytes(n),
+                                  want(limit) == SortAlgorithm::onesweep ? one64.temp_bytes(n) : rts64.temp_bytes(n));
+    CHECK(autos64.temp_bytes(n) == t64);
   }
 }
 
@@ -606,7 +622,7 @@ void check_trivial(Runtime& rt, const RadixSort& sort, const std::vector<K>& key
       FAIL("element " << i << ": value " << gv[i] << ", want " << order[i]);
   for (uint64_t i = m; i < max; ++i) REQUIRE(gv[i] == 0xDEADBEEFu);
 
-  const bool onesweep = sort.algorithm(max) == SortAlgorithm::onesweep;
+  const bool onesweep = sort.algorithm(max, true) == SortAlgorithm::onesweep;
   const uint64_t varying_at = onesweep ? 8 * 256 * 4 : 0, counts_at = 16, state0_at = varying_at + 16;
   auto w = rt.download<uint32_t>(temp.view().sub(varying_at, 16), 4).value();
   U got;
