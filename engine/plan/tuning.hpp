@@ -134,7 +134,7 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // 0.781 / 0.814. Session 20, with onesweep's per-digit prefixes published at once and its values
 // loaded during the keys' scatter: u32 keys 2^23 0.378 / 0.363, 2^24 0.605 / 0.663; u32 pairs
 // 2^23 0.437 / 0.425, 2^24 0.740 / 0.781; u64 keys 2^24 1.52 / 1.43, 2^25 2.679 / 2.726, 2^27
-// 9.72 / 10.38; u64 keys with u64 values 2^24 2.18 / 1.89, 2^25 4.21 / 3.66, 2^26 8.05 / 7.14,
+// 9.71 / 10.38; u64 keys with u64 values 2^24 2.18 / 1.89, 2^25 4.21 / 3.66, 2^26 8.05 / 7.14,
 // 2^27 15.84 / 14.03, and the CSR builds' sorts of 64-bit keys with 4- or 8-byte values on
 // 12-114 M triplets 5-13 % faster by onesweep at every size. So: 4-byte keys up to 2^23;
 // 8-byte keys alone up to 2^24; 8-byte keys with values always (to kRadixOnesweepMaxKeys).
