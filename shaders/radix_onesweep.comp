@@ -13,13 +13,13 @@
 //   4. decoupled look-back per digit: invocation d < 256 walks back over its predecessors' word
 //      d, adding aggregates, until an inclusive prefix; then publishes its own inclusive
 //      prefix at once, not after the other digits' walks (H200, session 20: u32 keys 2^23
-//      0.373 -> 0.361 ms, 2^28 9.81 -> 9.43). The walk reads LB_WINDOW predecessors' words per round trip (independent
-//      loads), at most LB_STEPS windows between workgroup barriers; an invocation that has
-//      re-read one not-ready word more than spin_limit times asks for the fallback,
-//      and the whole workgroup then counts the digits of the nearest blocking tile itself
-//      from that tile's keys (decoupled fallback: nothing waits on a workgroup that may never
-//      run again). No subgroup operation inside the look-back: its inner loop's trip count
-//      differs across invocations;
+//      0.373 -> 0.361 ms, 2^28 9.81 -> 9.43). The walk reads LB_WINDOW predecessors' words
+//      per round trip (independent loads), at most LB_STEPS windows between workgroup
+//      barriers; an invocation that has re-read one not-ready word more than spin_limit
+//      times asks for the fallback, and the whole workgroup then counts the digits of the
+//      nearest blocking tile itself from that tile's keys (decoupled fallback: nothing waits
+//      on a workgroup that may never run again). No subgroup operation inside the look-back:
+//      its inner loop's trip count differs across invocations;
 //   5. scatter in sorted order, key (and value) at prefix of its digit + its rank among the
 //      tile's keys of that digit (coalesced runs, as in the reduce-then-scan downsweep); the
 //      values' loads are issued as soon as the keys are staged, for every key and value width
@@ -132,8 +132,8 @@ void tile_digit_counts(uint t) {
 // result + `count`, the tile's keys of that digit) as soon as its own walk ends, not when the
 // last digit's does: successors wait on exactly that word.
 uint look_back(StateBuf st, uint tile, uint count, bool publishes) {
-  const uint word = LB_HEADER + tile * RADIX_DIGITS + gl_LocalInvocationID.x;
   const uint lid = gl_LocalInvocationID.x;
+  const uint word = LB_HEADER + tile * RADIX_DIGITS + lid;  // this digit's word of the tile
   bool done = lid >= RADIX_DIGITS;
   uint acc = 0u;
   uint j = tile - 1u;  // the nearest predecessor not yet added

@@ -30,9 +30,9 @@
 //   (s_base[d] = the global offset of the tile's keys of digit d - the start of d in the sorted
 //   tile, wrapping u32 arithmetic, set by the caller), so consecutive invocations write
 //   consecutive addresses. 32-bit values' loads are issued as soon as 32-bit keys are staged
-//   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18), every value's where the
-//   includer defines RANK_EARLY_VALUES (onesweep). The counters and the staging
-//   area share one array (the counters are dead once positions are known) of RANK_WORDS
+//   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18), and values of every width
+//   where the includer defines RANK_EARLY_VALUES (onesweep, session 20). The counters and the
+//   staging area share one array (the counters are dead once positions are known) of RANK_WORDS
 //   (specialization constant 2, set by the plan): the larger of the tile and the counters of
 //   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words).
 // Otherwise (_wg, no subgroup operations): a local LSD sort of the tile in shared memory by
