@@ -30,9 +30,10 @@ case "${1:-primitives}" in
     # 2^28 u32 (2^27 for 64-bit), verified except the sorts (verified at 2^24 below)
     $vk bench copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 \
       select histogram -n 2^28 --runs 20 --pipeline-stats --json "$out/vkprim28.jsonl"
-    # Both sort algorithms (auto picks per key width: include/vkprim/sort.hpp)
+    # Both sort algorithms (auto picks by key width and values: include/vkprim/sort.hpp); u64
+    # keys with u64 values are the CSR build's f64 sorts
     for a in auto onesweep reduce-then-scan; do
-      $vk bench sort sort-pairs sort-u64 -n 2^28 --runs 10 --no-verify --sort-algorithm $a \
+      $vk bench sort sort-pairs sort-u64 sort-u64-pairs -n 2^28 --runs 10 --no-verify --sort-algorithm $a \
         --pipeline-stats --json -
     done | grep '^{' > "$out/vkprim28sort.jsonl"
     # Scan layers and strategies (--subgroup: the subgroup layer even where tuning prefers
@@ -47,7 +48,7 @@ case "${1:-primitives}" in
       done
       $vk bench sort select -n 2^28 --runs 10 --no-verify --no-subgroup --json - ; } \
       | grep '^{' > "$out/vkprim28variants.jsonl"
-    $vk bench scan reduce segmented-scan sort sort-pairs sort-u64 select histogram -n 2^24 -n 2^20 \
+    $vk bench scan reduce segmented-scan sort sort-pairs sort-u64 sort-u64-pairs select histogram -n 2^24 -n 2^20 \
       --runs 20 --json "$out/vkprim24.jsonl"
     /tmp/cub_anchors 24 > "$out/cub24.jsonl"
     ;;
