@@ -89,9 +89,12 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 // onesweep (u32 keys 2^23 0.373 / 0.428: more tiles to look back over), so both keep
 // kRadixTiles; 256 x 8 (48 registers) ranks faster still but doubles the digit counts (u32 keys
 // 2^28 7.84). Larger workgroups lose: 576 x 9 (56 registers, two per SM: the same 1152
-// invocations) 7.78 ms against 7.40, 512 x 9 (64 registers) 7.85 (session 19). The ranking
-// without subgroup operations (2-bit splits) keeps kRadixTiles for keys too: at 384 x 8 its u32
-// keys took 21.60 ms at 2^28 against 19.27 at 512 x 8 (session 16's record).
+// invocations) 7.78 ms against 7.40, 512 x 9 (64 registers) 7.85 (session 19). Onesweep keeps
+// 512 x 8 for keys too (session 20): on 384 x 9 / 384 x 8 its ranking pass takes 64 registers
+// (two workgroups of 384 per SM), u32 keys 2^24 0.658 -> 0.731 ms, u64 keys 2^23 0.756 ->
+// 0.884; pairs and onesweep on 384 x 8 (60 registers in onesweep) lost 10-18 % everywhere.
+// The ranking without subgroup operations (2-bit splits) keeps kRadixTiles for keys too: at
+// 384 x 8 its u32 keys took 21.60 ms at 2^28 against 19.27 at 512 x 8 (session 16's record).
 inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // The upsweep counts this many consecutive tiles per workgroup, so that its digit-major count
