@@ -21,7 +21,6 @@ layout(push_constant) uniform Push {
   uint64_t count_addr;
   uint n;
   uint tiles;
-  uint flags;
   uint shift;
   uint bits;
   uint copy;             // nonzero: copy keys and values (a sort with no bits to sort)
@@ -58,20 +57,20 @@ void main() {
     for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE)
       s_off[d] = U32Buf(pc.offsets_addr).v[d * pc.tiles + tile];
   }
-  rank_wg_load(KeyBuf(kin), valid, pc.flags, pc.shift, pc.bits);
+  rank_wg_load(KeyBuf(kin), valid, RADIX_FLAGS, pc.shift, pc.bits);
 #endif
   if (UNIFORM(trivial)) {
     radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);
     return;
   }
 #if defined(SUBGROUP)
-  const uint pair = rank_match(valid, pc.flags, pc.shift, pc.bits);
+  const uint pair = rank_match(valid, RADIX_FLAGS, pc.shift, pc.bits);
   const uint start = rank_positions(pair);
   if (lid < 128u) {
     s_base[2u * lid] = off_lo - start;
     s_base[2u * lid + 1u] = off_hi - (start + (pair & 0xFFFFu));
   }
-  rank_scatter(pc.keys_out, vin, pc.values_out, valid, pc.flags, pc.shift, pc.bits);
+  rank_scatter(pc.keys_out, vin, pc.values_out, valid, RADIX_FLAGS, pc.shift, pc.bits);
 #else
   rank_wg_sort(valid, pc.bits);
   rank_wg_scatter(kin, pc.keys_out, vin, pc.values_out, valid);

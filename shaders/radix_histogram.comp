@@ -25,7 +25,6 @@ layout(push_constant) uniform Push {
   uint64_t varying_addr;  // 2 * KEY_WORDS u32, zeroed
   uint64_t count_addr;    // nonzero: the key count is the u32 there, not n
   uint n;
-  uint flags;             // radix.glsl: key kind, descending
   uint begin_bit;
   uint end_bit;
   uint passes;            // <= 8
@@ -51,7 +50,7 @@ void main() {
     }
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
       if (base + k * WG_SIZE < n)
-        upfront_count(u, radix_transform(key[k], pc.flags), pc.begin_bit, pc.end_bit, pc.passes);
+        upfront_count(u, radix_transform(key[k], RADIX_FLAGS), pc.begin_bit, pc.end_bit, pc.passes);
 #if defined(VARYING_ONLY)
     if ((u.ones & u.zeros & window) == window) break;
 #endif

@@ -51,7 +51,6 @@ layout(push_constant) uniform Push {
   uint64_t count_addr;    // nonzero: the key count is the u32 there, not n
   uint n;
   uint tiles;             // the host's tile count (for the largest n)
-  uint flags;
   uint shift;
   uint bits;
   uint pass;
@@ -122,7 +121,7 @@ void tile_digit_counts(uint t) {
   KeyBuf keys = KeyBuf(pc.keys_in + uint64_t(t) * TILE * (4u * KEY_WORDS));
   Key key[ITEMS];  // every load in flight before the first atomic
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) key[k] = keys.v[lid + k * WG_SIZE];
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) atomicAdd(s_scratch[radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits)], 1u);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) atomicAdd(s_scratch[radix_digit(radix_transform(key[k], RADIX_FLAGS), pc.shift, pc.bits)], 1u);
   barrier();
 }
 
@@ -247,7 +246,7 @@ void main() {
   // Rank; publish the tile's digit counts as soon as they are known.
 #if defined(SUBGROUP)
   rank_load(KeyBuf(kin), valid);
-  const uint pair = rank_match(valid, pc.flags, pc.shift, pc.bits);
+  const uint pair = rank_match(valid, RADIX_FLAGS, pc.shift, pc.bits);
   if (lid < 128u) {
     const uint c0 = pair & 0xFFFFu, c1 = pair >> 16;
     s_count[2u * lid] = c0;
@@ -268,7 +267,7 @@ void main() {
     s_base[2u * lid + 1u] = start + (pair & 0xFFFFu);
   }
 #else
-  rank_wg_load(KeyBuf(kin), valid, pc.flags, pc.shift, pc.bits);  // counts into s_count
+  rank_wg_load(KeyBuf(kin), valid, RADIX_FLAGS, pc.shift, pc.bits);  // counts into s_count
   if (lid < RADIX_DIGITS && publishes)
     publish(st, word + lid, tile == 0u ? LB_INCLUSIVE | (s_goff[lid] + s_count[lid]) : LB_AGGREGATE | s_count[lid]);
   rank_wg_sort(valid, pc.bits);
@@ -286,7 +285,7 @@ void main() {
 #if defined(SUBGROUP)
   barrier();  // s_base holds the digit starts
   if (lid < RADIX_DIGITS) s_base[lid] = prefix - s_base[lid];
-  rank_scatter(pc.keys_out, vin, pc.values_out, valid, pc.flags, pc.shift, pc.bits);
+  rank_scatter(pc.keys_out, vin, pc.values_out, valid, RADIX_FLAGS, pc.shift, pc.bits);
 #else
   if (lid < RADIX_DIGITS) s_off[lid] = prefix;
   barrier();

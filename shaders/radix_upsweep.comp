@@ -20,7 +20,6 @@ layout(push_constant) uniform Push {
   uint64_t count_addr;
   uint n;
   uint tiles;
-  uint flags;
   uint shift;            // first bit of this pass's digit
   uint bits;             // digit width, 1..8
 } pc;
@@ -51,7 +50,7 @@ void main() {
     }
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       if (base + k * WG_SIZE < n) {
-        const uint d = radix_digit(radix_transform(key[k], pc.flags), pc.shift, pc.bits);
+        const uint d = radix_digit(radix_transform(key[k], RADIX_FLAGS), pc.shift, pc.bits);
         atomicAdd(s_hist[j * RADIX_DIGITS + d], 1u);
       }
     }

@@ -12,28 +12,28 @@ namespace vkprim::detail {
 // Both builds of radix_histogram.comp: radix_histogram_k* and radix_varying_k* (hist unused).
 struct RadixHistogramPush {
   uint64_t keys, hist, varying, count;
-  uint32_t n, flags, begin_bit, end_bit, passes;
+  uint32_t n, begin_bit, end_bit, passes;
 };
-static_assert(offsetof(RadixHistogramPush, n) == 32 && offsetof(RadixHistogramPush, passes) == 48);
+static_assert(offsetof(RadixHistogramPush, n) == 32 && offsetof(RadixHistogramPush, passes) == 44);
 
 struct RadixUpsweepPush {
   uint64_t keys, varying, counts, count;
-  uint32_t n, tiles, flags, shift, bits;
+  uint32_t n, tiles, shift, bits;
 };
-static_assert(offsetof(RadixUpsweepPush, n) == 32 && offsetof(RadixUpsweepPush, bits) == 48);
+static_assert(offsetof(RadixUpsweepPush, n) == 32 && offsetof(RadixUpsweepPush, bits) == 44);
 
 struct RadixDownsweepPush {
   uint64_t keys_in, keys_out, values_in, values_out, varying, offsets, count;
-  uint32_t n, tiles, flags, shift, bits, copy;
+  uint32_t n, tiles, shift, bits, copy;
 };
-static_assert(offsetof(RadixDownsweepPush, n) == 56 && offsetof(RadixDownsweepPush, copy) == 76);
+static_assert(offsetof(RadixDownsweepPush, n) == 56 && offsetof(RadixDownsweepPush, copy) == 72);
 
 struct RadixOnesweepPush {
   uint64_t keys_in, keys_out, values_in, values_out, hist, varying, state, clear, count;
-  uint32_t n, tiles, flags, shift, bits, pass, spin_limit, stall_period;
+  uint32_t n, tiles, shift, bits, pass, spin_limit, stall_period;
 };
 static_assert(offsetof(RadixOnesweepPush, n) == 72 &&
-              offsetof(RadixOnesweepPush, stall_period) == 100);
+              offsetof(RadixOnesweepPush, stall_period) == 96);
 
 // The varying key bits (radix_histogram.comp): OR of the transformed keys and OR of their
 // complements, one or two words each; 16 bytes for either key width.
@@ -69,9 +69,9 @@ struct SortInternals {
                                    uint32_t begin_bit, uint32_t end_bit);
 };
 
-inline constexpr uint32_t kRadixHistogramPushBytes = 52;
-inline constexpr uint32_t kRadixUpsweepPushBytes = 52;
-inline constexpr uint32_t kRadixDownsweepPushBytes = 80;
-inline constexpr uint32_t kRadixOnesweepPushBytes = 104;
+inline constexpr uint32_t kRadixHistogramPushBytes = 48;
+inline constexpr uint32_t kRadixUpsweepPushBytes = 48;
+inline constexpr uint32_t kRadixDownsweepPushBytes = 76;
+inline constexpr uint32_t kRadixOnesweepPushBytes = 100;
 
 }  // namespace vkprim::detail

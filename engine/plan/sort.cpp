@@ -222,7 +222,7 @@ struct SortPlan {
     if (passes == 0) {  // nothing to sort by: a stable sort is a copy (by the downsweep's tiles)
       const uint32_t dt = uint32_t((pairs ? tile : keys_tile).tiles(n));
       RadixDownsweepPush p{keys_in.address, keys_out.address, vin, vout, 0, 0, count_addr,
-                           uint32_t(n), dt, key_flags, 0, 0, 1};
+                           uint32_t(n), dt, 0, 0, 1};
       const auto [dx, dy] = grid(dt);
       down.dispatch(cmd, &p, dx, dy);
       return {};
@@ -242,7 +242,7 @@ struct SortPlan {
       // every pass's digits (shared-memory atomics per key and pass) for its global offsets.
       const Pipeline& pass = onesweep ? histogram : varying;
       RadixHistogramPush hp{keys_in.address, hist_addr, varying_addr, count_addr,
-                            uint32_t(n), key_flags, begin_bit, end_bit, passes};
+                            uint32_t(n), begin_bit, end_bit, passes};
       pass.dispatch(cmd, &hp, upfront_groups(n));
       compute_to_compute_barrier(*ctx, cmd);
     }
@@ -267,7 +267,7 @@ struct SortPlan {
         const uint64_t state = temp->address + (p % 2 ? l.state1 : l.state0);
         const uint64_t clear = p + 1 < passes ? temp->address + (p % 2 ? l.state0 : l.state1) : 0;
         RadixOnesweepPush op{src_k, dst_k, src_v, dst_v, hist_addr, varying_addr, state, clear, count_addr,
-                             uint32_t(n), nt, key_flags, shift, bits, p, spin_limit, stall_period};
+                             uint32_t(n), nt, shift, bits, p, spin_limit, stall_period};
         one.dispatch(cmd, &op, gx, gy);
         if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
         src_k = dst_k;
@@ -287,12 +287,12 @@ struct SortPlan {
       uint64_t dst_k, dst_v;
       uint32_t shift, bits;
       pass_target(p, dst_k, dst_v, shift, bits);
-      RadixUpsweepPush up{src_k, varying_addr, counts, count_addr, uint32_t(n), nt, key_flags, shift, bits};
+      RadixUpsweepPush up{src_k, varying_addr, counts, count_addr, uint32_t(n), nt, shift, bits};
       upsweep.dispatch(cmd, &up, ux, uy);
       VKPRIM_TRY(scan->exclusive(cmd, counts_view, offsets_view, count_words, scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
       RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, offsets_view.address,
-                            count_addr, uint32_t(n), nt, key_flags, shift, bits, 0};
+                            count_addr, uint32_t(n), nt, shift, bits, 0};
       down.dispatch(cmd, &dp, gx, gy);
       if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
       src_k = dst_k;
@@ -392,10 +392,17 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
   // The upfront pass: the varying bits only for reduce-then-scan (which any object may run:
   // onesweep's beyond its key limit), with the histogram for onesweep.
+  // Every radix pass takes the key flags as specialization constant 3 (common/radix.glsl:
+  // RADIX_FLAGS), after constant 2 where the pass has one (the ranking's RANK_WORDS, the
+  // upsweep's GROUP_TILES; unused otherwise).
   const auto upfront = [&](const char* name, detail::Pipeline& out) -> Status {
-    auto p = detail::Pipeline::create_variant(*plan->ctx, name + k, detail::kRadixHistogramPushBytes,
-                                              detail::tuning::kRadixHistogramWorkgroup,
-                                              detail::tuning::kRadixHistogramItems);
+    detail::PipelineDesc d;
+    d.variant = name + k;
+    d.push_bytes = detail::kRadixHistogramPushBytes;
+    d.workgroup_size = detail::tuning::kRadixHistogramWorkgroup;
+    d.items = detail::tuning::kRadixHistogramItems;
+    d.extra_spec = {0, plan->key_flags};
+    auto p = detail::Pipeline::create(*plan->ctx, d);
     if (!p) return p.error();
     out = std::move(*p);
     return {};
@@ -417,7 +424,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     detail::PipelineDesc d;
     d.variant = "radix_upsweep" + k;
     d.push_bytes = detail::kRadixUpsweepPushBytes;
-    d.extra_spec = {detail::tuning::kRadixUpsweepTiles};
+    d.extra_spec = {detail::tuning::kRadixUpsweepTiles, plan->key_flags};
     return on_tiles(d, t, out);
   };
   const auto ranking = [&](const char* pass, uint32_t push_bytes, uint32_t value_bytes,
@@ -426,7 +433,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + (t.subgroup ? "_sg" : "_wg");
     d.push_bytes = push_bytes;
     d.full_subgroups = t.subgroup;
-    if (t.subgroup) d.extra_spec = {t.rank_words};
+    d.extra_spec = {t.subgroup ? t.rank_words : 0u, plan->key_flags};
     return on_tiles(d, t, out);
   };
   VKPRIM_TRY(upsweep(plan->keys_tile, plan->upsweep_keys));
