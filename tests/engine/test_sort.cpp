@@ -502,9 +502,10 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
     CHECK(autos.temp_bytes(n) == same.temp_bytes(n));
     if (n > limit) CHECK(one.temp_bytes(n) == rts.temp_bytes(n));
     // 8-byte keys: keys alone and pairs may take different algorithms; temp_bytes covers both.
-    const uint64_t t64 = std::max(want(auto64) == SortAlgorithm::onesweep ? one64.temp_bytes(n) : rts64.temp_bytes(n),
-                                  want(limit) == SortAlgorithm::onesweep ? one64.temp_bytes(n) : rts64.temp_bytes(n));
-    CHECK(autos64.temp_bytes(n) == t64);
+    const auto temp64 = [&](uint64_t most) {
+      return (want(most) == SortAlgorithm::onesweep ? one64 : rts64).temp_bytes(n);
+    };
+    CHECK(autos64.temp_bytes(n) == std::max(temp64(auto64), temp64(limit)));
   }
 }
 

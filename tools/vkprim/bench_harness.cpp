@@ -14,6 +14,18 @@
 
 namespace vkprim::cli {
 
+CLI::Option* add_sort_algorithm_option(CLI::App* cmd, std::string& name, const std::string& what) {
+  return cmd->add_option("--sort-algorithm", name, what + ": auto, onesweep, reduce-then-scan")
+      ->check(CLI::IsMember({"auto", "onesweep", "reduce-then-scan"}))
+      ->capture_default_str();
+}
+
+SortAlgorithm sort_algorithm_named(const std::string& name) {
+  return name == "onesweep"           ? SortAlgorithm::onesweep
+         : name == "reduce-then-scan" ? SortAlgorithm::reduce_then_scan
+                                      : SortAlgorithm::automatic;
+}
+
 uint64_t parse_count(const std::string& text, uint32_t element_bytes) {
   std::string s;
   for (char c : text)

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <vkprim/runtime.hpp>
+#include <vkprim/sort.hpp>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -16,6 +18,11 @@ namespace vkprim::cli {
 
 // "268435456", "2^28", "1GiB", "64MiB", "4KiB" -> count of `element_bytes` elements.
 uint64_t parse_count(const std::string& text, uint32_t element_bytes);
+
+// `--sort-algorithm auto|onesweep|reduce-then-scan` on `cmd` into `name` (bench's sorts, spmv's
+// CSR build), and the SortAlgorithm a checked name stands for.
+CLI::Option* add_sort_algorithm_option(CLI::App* cmd, std::string& name, const std::string& what);
+SortAlgorithm sort_algorithm_named(const std::string& name);
 
 struct PassTime {
   std::string name;    // shader variant

@@ -239,9 +239,7 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
   SortOptions so;
   so.value_bytes = pairs ? sizeof(V) : 0;
   so.use_subgroup_ops = !o.no_subgroup;
-  so.algorithm = o.sort_algorithm == "onesweep"           ? SortAlgorithm::onesweep
-                 : o.sort_algorithm == "reduce-then-scan" ? SortAlgorithm::reduce_then_scan
-                                                          : SortAlgorithm::automatic;
+  so.algorithm = sort_algorithm_named(o.sort_algorithm);
   auto sort = RadixSort::create(rt.context(), value_type_of<K>(), so);
   if (!sort) return sort.error();
   auto temp = rt.alloc(sort->temp_bytes(n));
@@ -420,8 +418,7 @@ void register_bench(CLI::App& app, Action& action) {
       ->excludes(no_sg);
   cmd->add_option("--range-groups", o.range_groups,
                   "Scans and reductions: ranges of tiles for reduce-then-scan (0: tuned default)");
-  cmd->add_option("--sort-algorithm", o.sort_algorithm, "Radix sort: auto, onesweep, reduce-then-scan")
-      ->check(CLI::IsMember({"auto", "onesweep", "reduce-then-scan"}));
+  add_sort_algorithm_option(cmd, o.sort_algorithm, "Radix sort");
   cmd->add_flag("--passes", o.passes, "Print each operation's per-pass GPU times (always in --json)");
   cmd->add_flag("--pipeline-stats", o.pipeline_stats,
                 "Capture and print the driver's statistics of every pipeline (registers, ...; "

@@ -247,10 +247,8 @@ void register_spmv(CLI::App& app, Action& action) {
                   "Stream kernel: entries per invocation per chunk (1..16; 0: tuned default)")
       ->check(CLI::Range(0u, 16u))
       ->capture_default_str();
-  cmd->add_option("--sort-algorithm", sort_algorithm,
-                  "The CSR build's radix sort: auto, onesweep, reduce-then-scan (the same CSR)")
-      ->check(CLI::IsMember({"auto", "onesweep", "reduce-then-scan"}))
-      ->capture_default_str();
+  add_sort_algorithm_option(cmd, sort_algorithm,
+                            "The CSR build's radix sort (the same CSR either way)");
   cmd->add_option("--json", json_path,
                   "Write JSON records to FILE (- for stdout: the table goes to stderr)");
   cmd->add_flag("--pipeline-stats", pipeline_stats,
@@ -297,9 +295,7 @@ void register_spmv(CLI::App& app, Action& action) {
       cli.row_lanes = row_lanes;
       cli.column_blocks = column_blocks;
       cli.items = items;
-      cli.sort_algorithm = sort_algorithm == "onesweep"           ? SortAlgorithm::onesweep
-                           : sort_algorithm == "reduce-then-scan" ? SortAlgorithm::reduce_then_scan
-                                                                  : SortAlgorithm::automatic;
+      cli.sort_algorithm = sort_algorithm_named(sort_algorithm);
       std::vector<SpmvRow> rows;
       for (const auto& [name, m] : mats) {
         auto r = values == "f64" ? run_one<double>(*rt, name, m, cli)
