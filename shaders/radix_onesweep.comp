@@ -21,7 +21,8 @@
 //      on a workgroup that may never run again). No subgroup operation inside the look-back:
 //      its inner loop's trip count differs across invocations;
 //   5. scatter in sorted order, key (and value) at prefix of its digit + its rank among the
-//      tile's keys of that digit (coalesced runs, as in the reduce-then-scan downsweep); the
+//      tile's keys of that digit (coalesced runs, as in the reduce-then-scan downsweep; keys
+//      alone are staged in shared memory in sorted order before step 4, pairs after it); the
 //      values' loads are issued as soon as the keys are staged, for every key and value width
 //      (RANK_EARLY_VALUES; H200, session 20: u64 keys with u64 values at 2^24 1.92 -> 1.87 ms,
 //      the CSR builds' onesweep passes of 64-bit keys 3-5 % faster).
@@ -275,6 +276,13 @@ void main() {
 
   // The tile's first output position of each digit.
   const uint count = lid < RADIX_DIGITS ? s_count[lid] : 0u;
+#if defined(SUBGROUP) && VALUE_WORDS == 0
+  // Keys alone: the tile goes into shared memory in sorted order before the look-back, which
+  // needs none of it (H200, session 21: u32 keys 2^24 0.646 -> 0.625 ms, 2^28 9.16 -> 9.01; u64
+  // keys 2^23 0.750 -> 0.730). With values it is slower at 2^27-2^28 (u32 pairs 10.72 -> 10.81,
+  // u64 pairs 13.92 -> 14.13), so pairs stage after it.
+  rank_scatter_stage(vin, valid);
+#endif
   uint prefix = 0u;
   if (tile == 0u) {
     if (lid < RADIX_DIGITS) prefix = s_goff[lid];
@@ -285,7 +293,11 @@ void main() {
 #if defined(SUBGROUP)
   barrier();  // s_base holds the digit starts
   if (lid < RADIX_DIGITS) s_base[lid] = prefix - s_base[lid];
+#if VALUE_WORDS == 0
+  rank_scatter_write(pc.keys_out, vin, pc.values_out, valid, RADIX_FLAGS, pc.shift, pc.bits);
+#else
   rank_scatter(pc.keys_out, vin, pc.values_out, valid, RADIX_FLAGS, pc.shift, pc.bits);
+#endif
 #else
   if (lid < RADIX_DIGITS) s_off[lid] = prefix;
   barrier();

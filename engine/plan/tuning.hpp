@@ -139,14 +139,19 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // 2^23 0.437 / 0.425, 2^24 0.740 / 0.781; u64 keys 2^24 1.52 / 1.43, 2^25 2.679 / 2.726, 2^27
 // 9.71 / 10.38; u64 keys with u64 values 2^24 2.18 / 1.89, 2^25 4.21 / 3.66, 2^26 8.05 / 7.14,
 // 2^27 15.84 / 14.03, and the CSR builds' sorts of 64-bit keys with 4- or 8-byte values on
-// 12-114 M triplets 5-13 % faster by onesweep at every size. So: 4-byte keys up to 2^23;
-// 8-byte keys alone up to 2^24; 8-byte keys with values always (to kRadixOnesweepMaxKeys).
-// (4-byte keys with 8-byte values, unmeasured, keep the 4-byte rule.) Pairs of 8-byte keys
-// take the same 512 x 8 tiles in both algorithms, so onesweep's one pass per digit is the
-// downsweep without the upsweep and count scan; keys alone rank tiles of 384 x 8 in
-// reduce-then-scan (three workgroups per SM), which wins from 2^25.
+// 12-114 M triplets 5-13 % faster by onesweep at every size. Session 21, after the key flags
+// became a specialization constant (which sped reduce-then-scan's keys up more than onesweep's)
+// and with keys-only onesweep staging its tile before the look-back: u32 keys 2^22 0.233 /
+// 0.192, 2^23 0.336 / 0.342, 2^24 0.538 / 0.625; u32 pairs 2^23 0.421 / 0.401, 2^24 0.737 /
+// 0.740 (an H100 in the same session: 0.954 / 0.788); u64 keys 2^24 1.400 / 1.37-1.40. So:
+// 4-byte keys alone up to 2^22, 4-byte keys with values up to 2^24; 8-byte keys alone up to
+// 2^24; 8-byte keys with values always (to kRadixOnesweepMaxKeys). (4-byte keys with 8-byte
+// values, unmeasured, take the 4-byte pairs' rule.) Pairs of 8-byte keys take the same 512 x 8
+// tiles in both algorithms, so onesweep's one pass per digit is the downsweep without the
+// upsweep and count scan; keys alone rank tiles of 384 x 9 or 384 x 8 in reduce-then-scan
+// (three workgroups per SM), which wins from 2^23 (4-byte) and 2^25 (8-byte) keys.
 constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes) {
-  if (key_bytes <= 4) return uint64_t(1) << 23;
+  if (key_bytes <= 4) return uint64_t(1) << (value_bytes ? 24 : 22);
   return value_bytes ? kRadixOnesweepMaxKeys : uint64_t(1) << 24;
 }
 constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,

@@ -29,7 +29,9 @@
 //   that position and read back in position order: position p of digit d goes to s_base[d] + p
 //   (s_base[d] = the global offset of the tile's keys of digit d - the start of d in the sorted
 //   tile, wrapping u32 arithmetic, set by the caller), so consecutive invocations write
-//   consecutive addresses. 32-bit values' loads are issued as soon as 32-bit keys are staged
+//   consecutive addresses. It comes in two halves, rank_scatter_stage (keys into shared memory,
+//   values' loads issued) and rank_scatter_write (everything that needs s_base), so that onesweep
+//   can stage before its look-back. 32-bit values' loads are issued as soon as 32-bit keys are staged
 //   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18), and values of every width
 //   where the includer defines RANK_EARLY_VALUES (onesweep, session 20). The counters and the
 //   staging area share one array (the counters are dead once positions are known) of RANK_WORDS
@@ -192,88 +194,95 @@ uint rank_positions(uint pair) {
 #if VALUE_WORDS > 0 && (defined(RANK_EARLY_VALUES) || (KEY_WORDS == 1 && VALUE_WORDS == 1))
 #define RANK_VALUES_FIRST 1
 #endif
-void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, uint valid, uint flags,
-                  uint shift, uint bits) {
-  const uint lid = gl_LocalInvocationID.x;
-  KeyBuf kout = KeyBuf(keys_out);
-  uint dst[ITEMS];
-#if VALUE_WORDS > 0
-  ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
 #if VALUE_WORDS == 1
-  uint val[ITEMS];
+uint rk_val[ITEMS];
 #define RANK_NO_VALUE 0u
-#else
-  uvec2 val[ITEMS];
+#elif VALUE_WORDS == 2
+uvec2 rk_val[ITEMS];
 #define RANK_NO_VALUE uvec2(0u)
 #endif
-#define RANK_LOAD_VALUES() \
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) val[k] = rank_element(k) < valid ? vin.v[rank_element(k)] : RANK_NO_VALUE
+uint rk_dst[ITEMS];  // 64-bit keys: the low words of the sorted keys, then every key's output index
+#if VALUE_WORDS > 0
+void rank_load_values(uint64_t values_in, uint valid) {
+  ValBuf vin = ValBuf(values_in);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rk_val[k] = rank_element(k) < valid ? vin.v[rank_element(k)] : RANK_NO_VALUE;
+}
 #endif
+
+// First half of rank_scatter: the keys into shared memory in sorted order (64-bit keys: the low
+// words read back into registers, the high words left staged), and the values' loads issued
+// where RANK_VALUES_FIRST. Needs nothing from the global offsets, so onesweep can do it before
+// its look-back. Nothing may touch s_mem between the two halves.
+void rank_scatter_stage(uint64_t values_in, uint valid) {
+  const uint lid = gl_LocalInvocationID.x;
 #if KEY_WORDS == 1
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_key[k];
-#if defined(RANK_VALUES_FIRST)
-  RANK_LOAD_VALUES();
-#endif
-  barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint p = lid + k * WG_SIZE;
-    dst[k] = 0u;
-    if (p < valid) {
-      const uint x = s_mem[p];
-      dst[k] = s_base[radix_digit(radix_transform(x, flags), shift, bits)] + p;
-      kout.v[dst[k]] = x;
-    }
-  }
 #else
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k]);
   barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) dst[k] = s_mem[lid + k * WG_SIZE];  // low words, for now
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rk_dst[k] = s_mem[lid + k * WG_SIZE];  // low words, for now
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k] >> 32);
-#if defined(RANK_VALUES_FIRST)
-  RANK_LOAD_VALUES();
 #endif
-  barrier();
+#if defined(RANK_VALUES_FIRST)
+  rank_load_values(values_in, valid);
+#endif
+}
+
+// Second half: keys out from shared memory in position order to s_base[digit] + position, then
+// the values through shared memory the same way.
+void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_out, uint valid, uint flags,
+                        uint shift, uint bits) {
+  const uint lid = gl_LocalInvocationID.x;
+  KeyBuf kout = KeyBuf(keys_out);
+  barrier();  // the staged keys (and s_base) are visible
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
     if (p < valid) {
-      const uint64_t x = (uint64_t(s_mem[p]) << 32) | uint64_t(dst[k]);
-      dst[k] = s_base[radix_digit(radix_transform(x, flags), shift, bits)] + p;
-      kout.v[dst[k]] = x;
+#if KEY_WORDS == 1
+      const uint x = s_mem[p];
+#else
+      const uint64_t x = (uint64_t(s_mem[p]) << 32) | uint64_t(rk_dst[k]);
+#endif
+      rk_dst[k] = s_base[radix_digit(radix_transform(x, flags), shift, bits)] + p;
+      kout.v[rk_dst[k]] = x;
     } else {
-      dst[k] = 0u;
+      rk_dst[k] = 0u;
     }
   }
-#endif
-
 #if VALUE_WORDS > 0
+  ValBuf vout = ValBuf(values_out);
   barrier();  // the staged keys are read
 #if !defined(RANK_VALUES_FIRST)
-  RANK_LOAD_VALUES();
+  rank_load_values(values_in, valid);
 #endif
 #if VALUE_WORDS == 1
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_val[k];
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
-    if (p < valid) vout.v[dst[k]] = s_mem[p];
+    if (p < valid) vout.v[rk_dst[k]] = s_mem[p];
   }
 #else
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k].x;
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_val[k].x;
   barrier();
   uint lo[ITEMS];  // low words by position
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) lo[k] = s_mem[lid + k * WG_SIZE];
   barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = val[k].y;
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_val[k].y;
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
-    if (p < valid) vout.v[dst[k]] = uvec2(lo[k], s_mem[p]);
+    if (p < valid) vout.v[rk_dst[k]] = uvec2(lo[k], s_mem[p]);
   }
 #endif
-#undef RANK_LOAD_VALUES
-#undef RANK_NO_VALUE
 #endif
+}
+
+void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, uint valid, uint flags,
+                  uint shift, uint bits) {
+  rank_scatter_stage(values_in, valid);
+  rank_scatter_write(keys_out, values_in, values_out, valid, flags, shift, bits);
 }
 
 #else  // no subgroup operations: stable 2-bit splits

@@ -462,8 +462,9 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
 }
 
 TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
-  // automatic: onesweep on GPUs up to 2^23 keys of 4 bytes (alone or with values), 2^24 keys of
-  // 8 bytes alone, and 8-byte keys with values at every size onesweep takes; reduce-then-scan
+  // automatic: onesweep on GPUs up to 2^22 keys of 4 bytes alone, 2^24 keys of 4 bytes with
+  // values, 2^24 keys of 8 bytes alone, and 8-byte keys with values at every size onesweep
+  // takes; reduce-then-scan
   // beyond and on CPU devices. onesweep's 30-bit counts take at most 2^30 - 1 keys, beyond which
   // the object sorts (and sizes its temporary storage) by reduce-then-scan. temp_bytes covers
   // whichever algorithm each of sort_keys and sort_pairs runs.
@@ -484,28 +485,28 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   o.algorithm = SortAlgorithm::onesweep;
   auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
   const uint64_t limit = (uint64_t(1) << 30) - 1;
-  const uint64_t auto32 = uint64_t(1) << 23, auto64 = uint64_t(1) << 24;
-  for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, auto64,
-                     auto64 + 1, uint64_t(1) << 27, limit, limit + 1, uint64_t(1) << 31}) {
+  const uint64_t auto32 = uint64_t(1) << 22, auto32_pairs = uint64_t(1) << 24, auto64 = uint64_t(1) << 24;
+  for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, auto32_pairs,
+                     auto32_pairs + 1, auto64, auto64 + 1, uint64_t(1) << 27, limit, limit + 1,
+                     uint64_t(1) << 31}) {
     INFO("n=" << n);
     const auto want = [&](uint64_t most) {
       return !cpu && n <= most ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan;
     };
     for (bool pairs : {false, true}) {
       INFO("pairs=" << pairs);
-      CHECK(autos.algorithm(n, pairs) == want(auto32));
+      CHECK(autos.algorithm(n, pairs) == want(pairs ? auto32_pairs : auto32));
       CHECK(autos64.algorithm(n, pairs) == want(pairs ? limit : auto64));
       CHECK(rts.algorithm(n, pairs) == SortAlgorithm::reduce_then_scan);
       CHECK(one.algorithm(n, pairs) == (n <= limit ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan));
     }
-    const RadixSort& same = want(auto32) == SortAlgorithm::onesweep ? one : rts;
-    CHECK(autos.temp_bytes(n) == same.temp_bytes(n));
     if (n > limit) CHECK(one.temp_bytes(n) == rts.temp_bytes(n));
-    // 8-byte keys: keys alone and pairs may take different algorithms; temp_bytes covers both.
-    const auto temp64 = [&](uint64_t most) {
-      return (want(most) == SortAlgorithm::onesweep ? one64 : rts64).temp_bytes(n);
+    // Keys alone and pairs may take different algorithms; temp_bytes covers both.
+    const auto temp = [&](const RadixSort& os, const RadixSort& r, uint64_t most) {
+      return (want(most) == SortAlgorithm::onesweep ? os : r).temp_bytes(n);
     };
-    CHECK(autos64.temp_bytes(n) == std::max(temp64(auto64), temp64(limit)));
+    CHECK(autos.temp_bytes(n) == std::max(temp(one, rts, auto32), temp(one, rts, auto32_pairs)));
+    CHECK(autos64.temp_bytes(n) == std::max(temp(one64, rts64, auto64), temp(one64, rts64, limit)));
   }
 }
 
