@@ -21,11 +21,11 @@
 //      on a workgroup that may never run again). No subgroup operation inside the look-back:
 //      its inner loop's trip count differs across invocations;
 //   5. scatter in sorted order, key (and value) at prefix of its digit + its rank among the
-//      tile's keys of that digit (coalesced runs, as in the reduce-then-scan downsweep; keys
-//      alone are staged in shared memory in sorted order before step 4, pairs after it); the
-//      values' loads are issued as soon as the keys are staged, for every key and value width
-//      (RANK_EARLY_VALUES; H200, session 20: u64 keys with u64 values at 2^24 1.92 -> 1.87 ms,
-//      the CSR builds' onesweep passes of 64-bit keys 3-5 % faster).
+//      tile's keys of that digit (coalesced runs, as in the reduce-then-scan downsweep; the
+//      keys are staged in shared memory in sorted order before step 4); the values' loads are
+//      issued as soon as the look-back ends, in flight during the keys' scatter, for every key
+//      and value width (RANK_EARLY_VALUES; H200, session 20: u64 keys with u64 values at 2^24
+//      1.92 -> 1.87 ms, the CSR builds' onesweep passes of 64-bit keys 3-5 % faster).
 // State (per pass, zeroed): word 0 the tile counter, then from word LB_HEADER 256 words per
 // tile, each flag (bits 30-31: 0 not ready, 1 aggregate, 2 inclusive prefix) | count (bits
 // 0-29): a pass takes fewer than 2^30 keys (the plan falls back to reduce-then-scan beyond).
@@ -276,11 +276,13 @@ void main() {
 
   // The tile's first output position of each digit.
   const uint count = lid < RADIX_DIGITS ? s_count[lid] : 0u;
-#if defined(SUBGROUP) && VALUE_WORDS == 0
-  // Keys alone: the tile goes into shared memory in sorted order before the look-back, which
-  // needs none of it (H200, session 21: u32 keys 2^24 0.646 -> 0.625 ms, 2^28 9.16 -> 9.01; u64
-  // keys 2^23 0.750 -> 0.730). With values it is slower at 2^27-2^28 (u32 pairs 10.72 -> 10.81,
-  // u64 pairs 13.92 -> 14.13), so pairs stage after it.
+#if defined(SUBGROUP)
+  // The tile goes into shared memory in sorted order before the look-back, which needs none of
+  // it; the values are loaded after it (H200, session 21, against staging after the look-back
+  // with the values loaded during the staging: u32 keys 2^24 0.646 -> 0.625 ms, 2^28 9.16 ->
+  // 9.01; u64 keys 2^23 0.750 -> 0.730; u64 pairs 2^24 1.000 -> 0.968, 2^27 13.93 -> 13.56; the
+  // CSR builds' sorts 1-2.5 % faster; u32 pairs unchanged. Values loaded before the look-back
+  // too took longer for pairs at 2^27-2^28: u32 10.72 -> 10.81, u64 13.92 -> 14.13).
   rank_scatter_stage(vin, valid);
 #endif
   uint prefix = 0u;
@@ -293,11 +295,7 @@ void main() {
 #if defined(SUBGROUP)
   barrier();  // s_base holds the digit starts
   if (lid < RADIX_DIGITS) s_base[lid] = prefix - s_base[lid];
-#if VALUE_WORDS == 0
   rank_scatter_write(pc.keys_out, vin, pc.values_out, valid, RADIX_FLAGS, pc.shift, pc.bits);
-#else
-  rank_scatter(pc.keys_out, vin, pc.values_out, valid, RADIX_FLAGS, pc.shift, pc.bits);
-#endif
 #else
   if (lid < RADIX_DIGITS) s_off[lid] = prefix;
   barrier();

@@ -29,11 +29,12 @@
 //   that position and read back in position order: position p of digit d goes to s_base[d] + p
 //   (s_base[d] = the global offset of the tile's keys of digit d - the start of d in the sorted
 //   tile, wrapping u32 arithmetic, set by the caller), so consecutive invocations write
-//   consecutive addresses. It comes in two halves, rank_scatter_stage (keys into shared memory,
-//   values' loads issued) and rank_scatter_write (everything that needs s_base), so that onesweep
-//   can stage before its look-back. 32-bit values' loads are issued as soon as 32-bit keys are staged
-//   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18), and values of every width
-//   where the includer defines RANK_EARLY_VALUES (onesweep, session 20). The counters and the
+//   consecutive addresses. It comes in two halves, rank_scatter_stage (keys into shared memory)
+//   and rank_scatter_write (everything that needs s_base), so that onesweep can stage before its
+//   look-back (session 21). 32-bit values' loads are issued as soon as 32-bit keys are staged
+//   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18); where the includer defines
+//   RANK_EARLY_VALUES (onesweep), values of every width at the start of rank_scatter_write,
+//   before the keys' scatter (sessions 20-21). The counters and the
 //   staging area share one array (the counters are dead once positions are known) of RANK_WORDS
 //   (specialization constant 2, set by the plan): the larger of the tile and the counters of
 //   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words).
@@ -187,9 +188,9 @@ uint rank_positions(uint pair) {
 // Keys through shared memory into sorted order, then out: position p = lid + k * WG_SIZE goes
 // to s_base[digit] + p. values_in points at the tile's first value (0: keys only). s_base is
 // read only after the first barrier here, so the caller may write it just before the call.
-// With RANK_EARLY_VALUES (and always for 32-bit keys with 32-bit values) the values' loads are
-// issued as soon as the keys are staged, so that they are in flight during the keys' scatter;
-// otherwise after it (the reduce-then-scan downsweep of 64-bit keys or values: the early loads
+// The values' loads are issued before the keys' scatter, so that they are in flight during it:
+// with RANK_EARLY_VALUES at the start of rank_scatter_write (onesweep: after its look-back),
+// and for 32-bit keys with 32-bit values as soon as the keys are staged; otherwise after it (the reduce-then-scan downsweep of 64-bit keys or values: the early loads
 // hold registers the keys do not free, measured slower there in session 18).
 #if VALUE_WORDS > 0 && (defined(RANK_EARLY_VALUES) || (KEY_WORDS == 1 && VALUE_WORDS == 1))
 #define RANK_VALUES_FIRST 1
@@ -224,7 +225,7 @@ void rank_scatter_stage(uint64_t values_in, uint valid) {
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k] >> 32);
 #endif
-#if defined(RANK_VALUES_FIRST)
+#if defined(RANK_VALUES_FIRST) && !defined(RANK_EARLY_VALUES)
   rank_load_values(values_in, valid);
 #endif
 }
@@ -235,6 +236,9 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
                         uint shift, uint bits) {
   const uint lid = gl_LocalInvocationID.x;
   KeyBuf kout = KeyBuf(keys_out);
+#if VALUE_WORDS > 0 && defined(RANK_EARLY_VALUES)
+  rank_load_values(values_in, valid);  // in flight during the keys' scatter
+#endif
   barrier();  // the staged keys (and s_base) are visible
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
