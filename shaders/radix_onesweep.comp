@@ -79,7 +79,9 @@ layout(buffer_reference, std430, buffer_reference_align = 4) coherent volatile b
 // trip is too slow: tiles arrive faster (~22 per us on an H100 at 2^28 keys) than a dependent
 // L2 load per predecessor can walk past them; wide windows cost registers and L2 reads. H100,
 // 2^28 u32 keys (docs/benchmarks.md session 11): windows of 2 / 4 / 8 / 16 words, 10.41 /
-// 10.00 / 10.03 / 10.48 ms per sort.
+// 10.00 / 10.03 / 10.48 ms per sort. Still best on an H200 with the tile staged before the
+// look-back (session 21, windows 2 / 4 / 8: u32 keys 2^28 9.33 / 9.09 / 9.32 ms, u64 pairs 2^27
+// 14.11 / 13.77 / 13.93, CSR build f64 poisson2d 7.93 / 7.73 / 7.80).
 #define LB_WINDOW 4u
 
 // A state word's one and only write of each kind (no read-modify-write needed).
