@@ -281,8 +281,8 @@ void main() {
 #if defined(SUBGROUP)
   // The tile goes into shared memory in sorted order before the look-back, which needs none of
   // it; the values are loaded after it (H200, session 21, against staging after the look-back
-  // with the values loaded during the staging: u32 keys 2^24 0.646 -> 0.625 ms, 2^28 9.16 ->
-  // 9.01; u64 keys 2^23 0.750 -> 0.730; u64 pairs 2^24 1.000 -> 0.968, 2^27 13.93 -> 13.56; the
+  // with the values loaded during the staging: u32 keys 2^24 0.646 -> 0.624 ms, 2^28 9.16 ->
+  // 9.01; u64 keys 2^23 0.749 -> 0.730; u64 pairs 2^24 1.000 -> 0.968, 2^27 13.93 -> 13.56; the
   // CSR builds' sorts 1-2.5 % faster; u32 pairs unchanged. Values loaded before the look-back
   // too took longer for pairs at 2^27-2^28: u32 10.72 -> 10.81, u64 13.92 -> 14.13).
   rank_scatter_stage(vin, valid);

@@ -141,9 +141,10 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // 2^27 15.84 / 14.03, and the CSR builds' sorts of 64-bit keys with 4- or 8-byte values on
 // 12-114 M triplets 5-13 % faster by onesweep at every size. Session 21, after the key flags
 // became a specialization constant (which sped reduce-then-scan's keys up more than onesweep's)
-// and with keys-only onesweep staging its tile before the look-back: u32 keys 2^22 0.233 /
-// 0.192, 2^23 0.336 / 0.342, 2^24 0.538 / 0.625; u32 pairs 2^23 0.421 / 0.401, 2^24 0.737 /
-// 0.740 (an H100 in the same session: 0.954 / 0.788); u64 keys 2^24 1.400 / 1.37-1.40. So:
+// (calls 2 and 4; onesweep's 2^23 and 2^24 keys-only figures with its tile staged before the
+// look-back): u32 keys 2^22 0.233 / 0.192, 2^23 0.336 / 0.342, 2^24 0.538 / 0.624; u32 pairs
+// 2^23 0.421 / 0.402, 2^24 0.732-0.742 / 0.740 (an H100 in the same session: 0.956 / 0.788);
+// u64 keys 2^24 1.400 / 1.405 (before the staging, which saves 2-3 % at 2^23). So:
 // 4-byte keys alone up to 2^22, 4-byte keys with values up to 2^24; 8-byte keys alone up to
 // 2^24; 8-byte keys with values always (to kRadixOnesweepMaxKeys). (4-byte keys with 8-byte
 // values, unmeasured, take the 4-byte pairs' rule.) Pairs of 8-byte keys take the same 512 x 8
