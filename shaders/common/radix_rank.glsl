@@ -34,8 +34,7 @@
 //   look-back (session 21). 32-bit values' loads are issued as soon as 32-bit keys are staged
 //   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18); where the includer defines
 //   RANK_EARLY_VALUES (onesweep), values of every width at the start of rank_scatter_write,
-//   before the keys' scatter (sessions 20-21). The counters and the
-//   staging area share one array (the counters are dead once positions are known) of RANK_WORDS
+//   before the keys' scatter (sessions 20-21). The counters and the staging area share one array (the counters are dead once positions are known) of RANK_WORDS
 //   (specialization constant 2, set by the plan): the larger of the tile and the counters of
 //   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words).
 // Otherwise (_wg, no subgroup operations): a local LSD sort of the tile in shared memory by
@@ -190,8 +189,9 @@ uint rank_positions(uint pair) {
 // read only after the first barrier here, so the caller may write it just before the call.
 // The values' loads are issued before the keys' scatter, so that they are in flight during it:
 // with RANK_EARLY_VALUES at the start of rank_scatter_write (onesweep: after its look-back),
-// and for 32-bit keys with 32-bit values as soon as the keys are staged; otherwise after it (the reduce-then-scan downsweep of 64-bit keys or values: the early loads
-// hold registers the keys do not free, measured slower there in session 18).
+// and for 32-bit keys with 32-bit values as soon as the keys are staged; otherwise after it
+// (the reduce-then-scan downsweep of 64-bit keys or values: the early loads hold registers the
+// keys do not free, measured slower there in session 18).
 #if VALUE_WORDS > 0 && (defined(RANK_EARLY_VALUES) || (KEY_WORDS == 1 && VALUE_WORDS == 1))
 #define RANK_VALUES_FIRST 1
 #endif
@@ -211,9 +211,9 @@ void rank_load_values(uint64_t values_in, uint valid) {
 #endif
 
 // First half of rank_scatter: the keys into shared memory in sorted order (64-bit keys: the low
-// words read back into registers, the high words left staged), and the values' loads issued
-// where RANK_VALUES_FIRST. Needs nothing from the global offsets, so onesweep can do it before
-// its look-back. Nothing may touch s_mem between the two halves.
+// words read back into registers, the high words left staged), and for 32-bit keys with 32-bit
+// values (without RANK_EARLY_VALUES) the values' loads issued. Needs nothing from the global
+// offsets, so onesweep does it before its look-back. Nothing may touch s_mem between the halves.
 void rank_scatter_stage(uint64_t values_in, uint valid) {
   const uint lid = gl_LocalInvocationID.x;
 #if KEY_WORDS == 1
