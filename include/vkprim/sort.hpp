@@ -34,8 +34,9 @@
 //   2^22 keys of 4 bytes alone, 2^24 keys of 4 bytes with values, 2^24 keys of 8 bytes alone,
 //   and for 8-byte keys with values at every size it can take; reduce-then-scan beyond (a
 //   lighter downsweep), as measured on an H200 (docs/benchmarks.md, sessions 11, 20 and 21);
-//   on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup. The rule is one function, choose_algorithm in
-//   engine/plan/sort.cpp; a call with a Count::on_device decides from the count's maximum.
+//   on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup. The
+//   rule is one function, choose_algorithm in engine/plan/sort.cpp; a call with a
+//   Count::on_device decides from the count's maximum.
 //   RadixSort::algorithm(n, pairs) says which a call runs.
 // The rank, where the device has subgroup ballots (and SortOptions::use_subgroup_ops): a
 // match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit

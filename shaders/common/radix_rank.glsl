@@ -34,8 +34,9 @@
 //   look-back (session 21). 32-bit values' loads are issued as soon as 32-bit keys are staged
 //   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18); where the includer defines
 //   RANK_EARLY_VALUES (onesweep), values of every width at the start of rank_scatter_write,
-//   before the keys' scatter (sessions 20-21). The counters and the staging area share one array (the counters are dead once positions are known) of RANK_WORDS
-//   (specialization constant 2, set by the plan): the larger of the tile and the counters of
+//   before the keys' scatter (sessions 20-21). The counters and the staging area share one
+//   array (the counters are dead once positions are known) of RANK_WORDS (specialization
+//   constant 2, set by the plan): the larger of the tile and the counters of
 //   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words).
 // Otherwise (_wg, no subgroup operations): a local LSD sort of the tile in shared memory by
 //   2-bit splits (Satish, Harris & Garland 2009). rank_wg_load: entries (digit << 16 | index in
@@ -192,8 +193,8 @@ uint rank_positions(uint pair) {
 // and for 32-bit keys with 32-bit values as soon as the keys are staged; otherwise after it
 // (the reduce-then-scan downsweep of 64-bit keys or values: the early loads hold registers the
 // keys do not free, measured slower there in session 18).
-#if VALUE_WORDS > 0 && (defined(RANK_EARLY_VALUES) || (KEY_WORDS == 1 && VALUE_WORDS == 1))
-#define RANK_VALUES_FIRST 1
+#if KEY_WORDS == 1 && VALUE_WORDS == 1 && !defined(RANK_EARLY_VALUES)
+#define RANK_VALUES_AT_STAGE 1
 #endif
 #if VALUE_WORDS == 1
 uint rk_val[ITEMS];
@@ -225,7 +226,7 @@ void rank_scatter_stage(uint64_t values_in, uint valid) {
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k] >> 32);
 #endif
-#if defined(RANK_VALUES_FIRST) && !defined(RANK_EARLY_VALUES)
+#if defined(RANK_VALUES_AT_STAGE)
   rank_load_values(values_in, valid);
 #endif
 }
@@ -257,7 +258,7 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
 #if VALUE_WORDS > 0
   ValBuf vout = ValBuf(values_out);
   barrier();  // the staged keys are read
-#if !defined(RANK_VALUES_FIRST)
+#if !defined(RANK_VALUES_AT_STAGE) && !defined(RANK_EARLY_VALUES)
   rank_load_values(values_in, valid);
 #endif
 #if VALUE_WORDS == 1
