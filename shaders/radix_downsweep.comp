@@ -2,7 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // Radix sort, per digit pass, step 3 of reduce-then-scan (Merrill & Grimshaw 2011): each
 // workgroup ranks the keys of its tile stably by digit and scatters them (and their values)
-// to offsets[d * tiles + tile] + their rank among the tile's keys of digit d. The ranking and
+// to the tile's first position of digit d (its group's scanned total of d plus the tile's
+// prefix of d within the group, radix_upsweep.comp) + their rank among the tile's keys of
+// digit d. The ranking and
 // the scatter (the subgroup match multisplit, _sg, or 2-bit split scans in shared memory, _wg)
 // are common/radix_rank.glsl, shared with the single-pass radix_onesweep.comp.
 //
@@ -17,13 +19,15 @@ layout(push_constant) uniform Push {
   uint64_t values_in;    // 0: keys only
   uint64_t values_out;
   uint64_t varying_addr; // radix_histogram.comp's varying words
-  uint64_t offsets_addr; // 256 * tiles u32: the exclusive scan of radix_upsweep's counts
+  uint64_t prefix_addr;  // 128 * tiles u32: radix_upsweep's packed prefixes within the group
+  uint64_t offsets_addr; // 256 * groups u32: the exclusive scan of radix_upsweep's totals
   uint64_t count_addr;
   uint n;
   uint tiles;
   uint shift;
   uint bits;
   uint copy;             // nonzero: copy keys and values (a sort with no bits to sort)
+  uint group_tiles;      // radix_upsweep's GROUP_TILES
 } pc;
 
 #include "radix_pass.glsl"
@@ -43,19 +47,23 @@ void main() {
   const bool trivial = pc.copy != 0u || radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits);
 
 #if defined(SUBGROUP)
-  // Invocation w < 128 owns digits 2w and 2w + 1 in the scans; their global offsets (strided
-  // reads, needed only for the scatter) are loaded once the keys' loads are issued (a trivial
-  // pass does not use them; a copy has none).
+  // Invocation w < 128 owns digits 2w and 2w + 1 in the scans; their global offsets (needed
+  // only for the scatter) are loaded once the keys' loads are issued (a trivial pass does not
+  // use them; a copy has none).
+  const uint groups = (pc.tiles + pc.group_tiles - 1u) / pc.group_tiles, group = tile / pc.group_tiles;
   uint off_lo = 0u, off_hi = 0u;
   rank_load(KeyBuf(kin), valid);
   if (lid < 128u && pc.copy == 0u) {
-    off_lo = U32Buf(pc.offsets_addr).v[(2u * lid) * pc.tiles + tile];
-    off_hi = U32Buf(pc.offsets_addr).v[(2u * lid + 1u) * pc.tiles + tile];
+    const uint prefix = U32Buf(pc.prefix_addr).v[tile * 128u + lid];
+    off_lo = U32Buf(pc.offsets_addr).v[(2u * lid) * groups + group] + (prefix & 0xFFFFu);
+    off_hi = U32Buf(pc.offsets_addr).v[(2u * lid + 1u) * groups + group] + (prefix >> 16);
   }
 #else
   if (pc.copy == 0u) {
+    const uint groups = (pc.tiles + pc.group_tiles - 1u) / pc.group_tiles, group = tile / pc.group_tiles;
     for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE)
-      s_off[d] = U32Buf(pc.offsets_addr).v[d * pc.tiles + tile];
+      s_off[d] = U32Buf(pc.offsets_addr).v[d * groups + group] +
+                 ((U32Buf(pc.prefix_addr).v[tile * 128u + d / 2u] >> (16u * (d & 1u))) & 0xFFFFu);
   }
   rank_wg_load(KeyBuf(kin), valid, RADIX_FLAGS, pc.shift, pc.bits);
 #endif

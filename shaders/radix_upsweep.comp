@@ -1,13 +1,18 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// Radix sort, per digit pass, step 1 of reduce-then-scan (Merrill & Grimshaw 2011): the digit
-// counts of every tile, written digit-major, counts[d * tiles + tile], so that one exclusive
-// scan of the array gives every (digit, tile) its first output position. Each workgroup counts
-// GROUP_TILES consecutive tiles (one row of shared counters per tile), so that its writes of a
-// digit's counts fill whole 32-byte sectors: one tile per workgroup wrote 4 bytes per sector,
-// partial writes that cost an H200 about a third of the pass. Tiles at or past the key count
-// write zeros (a count read from the GPU is at most the `tiles` the host sized for). A trivial
-// pass (every key has the same digit) writes nothing: the downsweep copies instead.
+// Radix sort, per digit pass, step 1 of reduce-then-scan (Merrill & Grimshaw 2011), with the
+// tiles' digit counts combined by groups of GROUP_TILES consecutive tiles, one group per
+// workgroup (one row of shared counters per tile):
+//   totals[d * groups + g]: the keys of digit d in group g, digit-major, so that one exclusive
+//     scan of the array (an eighth of one count per tile) gives every (digit, group) its first
+//     output position;
+//   prefix[t * 128 + d / 2], 16 bits per digit (low half: the even digit): the keys of digit d
+//     in the tiles of t's group before t, tile-major (coalesced writes and reads). A prefix is
+//     below (GROUP_TILES - 1) * tile size < 2^16 (tuning.hpp).
+// The downsweep's tile t starts digit d at scanned totals[d * groups + t / GROUP_TILES] +
+// prefix of d at t. Tiles at or past the key count count zero keys (a count read from the GPU is
+// at most the `tiles` the host sized for). A trivial pass (every key has the same digit) writes
+// nothing: the downsweep copies instead.
 #include "vkprim.glsl"
 #include "radix.glsl"
 
@@ -16,7 +21,8 @@ layout(constant_id = 2) const uint GROUP_TILES = 8;
 layout(push_constant) uniform Push {
   uint64_t keys_addr;
   uint64_t varying_addr; // radix_histogram.comp's varying words
-  uint64_t counts_addr;  // 256 * tiles u32
+  uint64_t prefix_addr;  // 128 * tiles u32: packed 16-bit prefixes within the group
+  uint64_t totals_addr;  // 256 * groups u32: digit counts per group, digit-major
   uint64_t count_addr;
   uint n;
   uint tiles;
@@ -33,6 +39,7 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   // 2-D grid: workgroup (x, y) counts the tiles from (x + y * width) * GROUP_TILES on.
   const uint first_tile = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * GROUP_TILES;
+  if (first_tile >= pc.tiles) return;  // the 2-D grid's overshoot
   const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
   if (lid == 0u) s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   for (uint i = lid; i < GROUP_TILES * RADIX_DIGITS; i += WG_SIZE) s_hist[i] = 0u;
@@ -56,10 +63,22 @@ void main() {
     }
   }
   barrier();
-  // Consecutive invocations write one digit's counts of consecutive tiles.
-  for (uint i = lid; i < GROUP_TILES * RADIX_DIGITS; i += WG_SIZE) {
-    const uint d = i / GROUP_TILES, j = i % GROUP_TILES;
+  // Within-group exclusive prefixes in place (one invocation per digit), and the group totals.
+  const uint group = first_tile / GROUP_TILES, groups = (pc.tiles + GROUP_TILES - 1u) / GROUP_TILES;
+  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) {
+    uint sum = 0u;
+    [[unroll]] for (uint j = 0u; j < GROUP_TILES; ++j) {
+      const uint c = s_hist[j * RADIX_DIGITS + d];
+      s_hist[j * RADIX_DIGITS + d] = sum;
+      sum += c;
+    }
+    U32Buf(pc.totals_addr).v[d * groups + group] = sum;
+  }
+  barrier();
+  for (uint i = lid; i < GROUP_TILES * (RADIX_DIGITS / 2u); i += WG_SIZE) {
+    const uint j = i / (RADIX_DIGITS / 2u), d = 2u * (i % (RADIX_DIGITS / 2u));
     if (first_tile + j < pc.tiles)
-      U32Buf(pc.counts_addr).v[d * pc.tiles + first_tile + j] = s_hist[j * RADIX_DIGITS + d];
+      U32Buf(pc.prefix_addr).v[(first_tile + j) * (RADIX_DIGITS / 2u) + d / 2u] =
+          s_hist[j * RADIX_DIGITS + d] | (s_hist[j * RADIX_DIGITS + d + 1u] << 16);
   }
 }

@@ -17,16 +17,16 @@ struct RadixHistogramPush {
 static_assert(offsetof(RadixHistogramPush, n) == 32 && offsetof(RadixHistogramPush, passes) == 44);
 
 struct RadixUpsweepPush {
-  uint64_t keys, varying, counts, count;
+  uint64_t keys, varying, prefix, totals, count;
   uint32_t n, tiles, shift, bits;
 };
-static_assert(offsetof(RadixUpsweepPush, n) == 32 && offsetof(RadixUpsweepPush, bits) == 44);
+static_assert(offsetof(RadixUpsweepPush, n) == 40 && offsetof(RadixUpsweepPush, bits) == 52);
 
 struct RadixDownsweepPush {
-  uint64_t keys_in, keys_out, values_in, values_out, varying, offsets, count;
-  uint32_t n, tiles, shift, bits, copy;
+  uint64_t keys_in, keys_out, values_in, values_out, varying, prefix, offsets, count;
+  uint32_t n, tiles, shift, bits, copy, group_tiles;
 };
-static_assert(offsetof(RadixDownsweepPush, n) == 56 && offsetof(RadixDownsweepPush, copy) == 72);
+static_assert(offsetof(RadixDownsweepPush, n) == 64 && offsetof(RadixDownsweepPush, group_tiles) == 84);
 
 struct RadixOnesweepPush {
   uint64_t keys_in, keys_out, values_in, values_out, hist, varying, state, clear, count;
@@ -70,8 +70,8 @@ struct SortInternals {
 };
 
 inline constexpr uint32_t kRadixHistogramPushBytes = 48;
-inline constexpr uint32_t kRadixUpsweepPushBytes = 48;
-inline constexpr uint32_t kRadixDownsweepPushBytes = 76;
+inline constexpr uint32_t kRadixUpsweepPushBytes = 56;
+inline constexpr uint32_t kRadixDownsweepPushBytes = 88;
 inline constexpr uint32_t kRadixOnesweepPushBytes = 100;
 
 }  // namespace vkprim::detail

@@ -4,9 +4,9 @@
 // (include/vkprim/sort.hpp; choose_algorithm picks one per call). Per sort:
 //   reduce-then-scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
 //     fill(varying, 0) -> radix_varying (the varying bits only: it needs no digit counts)
-//     per digit pass p: radix_upsweep (per-tile digit counts, digit-major; a few tiles per
-//                       workgroup)
-//                       -> Scan::exclusive of the counts into the digit offsets
+//     per digit pass p: radix_upsweep (digit counts per group of tuning::kRadixUpsweepTiles
+//                       tiles, digit-major, and each tile's 16-bit prefixes within its group)
+//                       -> Scan::exclusive of the group counts into the digit offsets
 //                       -> radix_downsweep (stable rank within the tile + scatter; or a copy)
 //   onesweep:
 //     fill(hist, varying, pass counters, state region 0; 0)
@@ -91,13 +91,19 @@ struct SortPlan {
     return value_bytes || algorithm(n, false) == SortAlgorithm::onesweep ? std::max(k, tile.tiles(n)) : k;
   }
   uint64_t counts_words(uint64_t n) const { return 256 * max_tiles(n); }
+  // Reduce-then-scan's group counts: 256 per group of tuning::kRadixUpsweepTiles tiles.
+  static uint64_t groups(uint64_t tiles) {
+    return (tiles + tuning::kRadixUpsweepTiles - 1) / tuning::kRadixUpsweepTiles;
+  }
+  uint64_t totals_words(uint64_t n) const { return 256 * groups(max_tiles(n)); }
   bool cpu = false;  // a CPU device (lavapipe): automatic never picks onesweep
   SortAlgorithm algorithm(uint64_t n, bool pairs) const {
     return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu);
   }
 
-  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts] [their exclusive
-  // scan] [scan temp] [keys] [values] (the scan out of place: the single pass where the device
+  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [tile prefixes: 128 u32 per tile]
+  // [group counts] [their exclusive scan] [scan temp] [keys] [values] (the scan out of place:
+  // the single pass where the device
   // takes it; in place it would be reduce-then-scan's three dispatches); onesweep: [histogram:
   // 8 passes x 256 u32] [varying bits] [state 0] [state 1] [keys] [values], state regions of a
   // 4-word header (the tile counter) and 256 words per tile. What is zeroed up front is
@@ -105,7 +111,7 @@ struct SortPlan {
   // the first pass's state after them). A sort of pairs may run the other algorithm than one of
   // keys alone: temp_bytes covers both.
   struct Layout {
-    uint64_t hist = 0, varying = 0, counts = 0, offsets = 0, scan = 0, state0 = 0, state1 = 0,
+    uint64_t hist = 0, varying = 0, prefix = 0, totals = 0, offsets = 0, scan = 0, state0 = 0, state1 = 0,
              keys = 0, values = 0, total = 0;
   };
   uint64_t state_bytes(uint64_t n) const { return align16((kRadixOnesweepHeaderWords + counts_words(n)) * 4); }
@@ -117,10 +123,11 @@ struct SortPlan {
       l.state1 = l.state0 + state_bytes(n);
       l.keys = l.state1 + state_bytes(n);
     } else {
-      l.counts = kRadixVaryingBytes;
-      l.offsets = l.counts + align16(counts_words(n) * 4);
-      l.scan = l.offsets + align16(counts_words(n) * 4);
-      l.keys = l.scan + align16(scan->temp_bytes(counts_words(n)));
+      l.prefix = kRadixVaryingBytes;
+      l.totals = l.prefix + align16(counts_words(n) / 2 * 4);
+      l.offsets = l.totals + align16(totals_words(n) * 4);
+      l.scan = l.offsets + align16(totals_words(n) * 4);
+      l.keys = l.scan + align16(scan->temp_bytes(totals_words(n)));
     }
     l.values = l.keys + align16(n * key_bytes);
     l.total = l.values + align16(n * value_bytes);
@@ -221,8 +228,8 @@ struct SortPlan {
     const uint32_t passes = (end_bit - begin_bit + 7) / 8;
     if (passes == 0) {  // nothing to sort by: a stable sort is a copy (by the downsweep's tiles)
       const uint32_t dt = uint32_t((pairs ? tile : keys_tile).tiles(n));
-      RadixDownsweepPush p{keys_in.address, keys_out.address, vin, vout, 0, 0, count_addr,
-                           uint32_t(n), dt, 0, 0, 1};
+      RadixDownsweepPush p{keys_in.address, keys_out.address, vin, vout, 0, 0, 0, count_addr,
+                           uint32_t(n), dt, 0, 0, 1, tuning::kRadixUpsweepTiles};
       const auto [dx, dy] = grid(dt);
       down.dispatch(cmd, &p, dx, dy);
       return {};
@@ -232,7 +239,6 @@ struct SortPlan {
     const bool onesweep = algorithm(n, pairs) == SortAlgorithm::onesweep;
     const RadixUpfront up = upfront(n, pairs, *temp, begin_bit, end_bit);
     const uint64_t hist_addr = up.hist, varying_addr = up.varying;
-    const uint64_t counts = temp->address + l.counts;
     if (counted && count.is_device())
       return make_error(Errc::invalid_argument, "RadixSort: a counted sort takes a host count");
     if (!counted) {
@@ -276,10 +282,11 @@ struct SortPlan {
       return {};
     }
 
-    const auto [ux, uy] = grid((nt + tuning::kRadixUpsweepTiles - 1) / tuning::kRadixUpsweepTiles);
-    const uint64_t count_words = 256 * uint64_t(nt);
-    const BufferView counts_view = temp->sub(l.counts, count_words * 4);
-    const BufferView offsets_view = temp->sub(l.offsets, count_words * 4);
+    const auto [ux, uy] = grid(groups(nt));
+    const uint64_t total_words = 256 * groups(nt);
+    const BufferView totals_view = temp->sub(l.totals, total_words * 4);
+    const BufferView offsets_view = temp->sub(l.offsets, total_words * 4);
+    const uint64_t prefix = temp->address + l.prefix;
     const Pipeline& upsweep = pairs ? upsweep_pairs : upsweep_keys;
     const BufferView scan_temp = temp->sub(l.scan, l.keys - l.scan);
     uint64_t src_k = keys_in.address, src_v = vin;
@@ -287,12 +294,12 @@ struct SortPlan {
       uint64_t dst_k, dst_v;
       uint32_t shift, bits;
       pass_target(p, dst_k, dst_v, shift, bits);
-      RadixUpsweepPush up{src_k, varying_addr, counts, count_addr, uint32_t(n), nt, shift, bits};
+      RadixUpsweepPush up{src_k, varying_addr, prefix, totals_view.address, count_addr, uint32_t(n), nt, shift, bits};
       upsweep.dispatch(cmd, &up, ux, uy);
-      VKPRIM_TRY(scan->exclusive(cmd, counts_view, offsets_view, count_words, scan_temp));
+      VKPRIM_TRY(scan->exclusive(cmd, totals_view, offsets_view, total_words, scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
-      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, offsets_view.address,
-                            count_addr, uint32_t(n), nt, shift, bits, 0};
+      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, prefix, offsets_view.address,
+                            count_addr, uint32_t(n), nt, shift, bits, 0, tuning::kRadixUpsweepTiles};
       down.dispatch(cmd, &dp, gx, gy);
       if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
       src_k = dst_k;

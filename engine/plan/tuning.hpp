@@ -97,17 +97,22 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 // 384 x 8 its u32 keys took 21.60 ms at 2^28 against 19.27 at 512 x 8 (session 16's record).
 inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
-// The upsweep counts this many consecutive tiles per workgroup, so that its digit-major count
-// writes fill whole 32-byte sectors (H200, 2^28 u32 keys, docs/benchmarks.md session 5).
+// The upsweep counts this many consecutive tiles per workgroup (a group), and writes one count
+// per digit and group (which the count scan reads) and each tile's 16-bit prefixes within its
+// group. H200, docs/benchmarks.md: session 5, 2^28 u32 keys, one workgroup per 8 tiles so that
+// the digit-major counts (then one per tile) fill whole 32-byte sectors; session 22, the counts
+// per group.
 inline constexpr uint32_t kRadixUpsweepTiles = 8;
 inline constexpr uint32_t kRadixHistogramWorkgroup = 256;
 inline constexpr uint32_t kRadixHistogramItems = 16;
 inline constexpr uint32_t kRadixHistogramGroups = 2048;
 // The _sg scans give invocation w < 128 the digits 2w and 2w + 1; tile positions and counts are
-// 16-bit fields; onesweep's look-back takes one invocation per digit.
+// 16-bit fields, as are the upsweep's prefixes within a group (at most kRadixUpsweepTiles - 1
+// tiles); onesweep's look-back takes one invocation per digit.
 constexpr bool radix_tiles_valid(const auto& table) {
   for (RadixTile t : table)
-    if (t.workgroup < 256 || t.workgroup * t.items >= 65536) return false;
+    if (t.workgroup < 256 || uint64_t(t.workgroup) * t.items * (kRadixUpsweepTiles - 1) >= 65536)
+      return false;
   return true;
 }
 static_assert(radix_tiles_valid(kRadixTiles) && radix_tiles_valid(kRadixKeysTiles4) &&
