@@ -31,9 +31,9 @@
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
 // - automatic: on GPUs, onesweep (fewer dispatches: no per-pass upsweep and count scan) up to
-//   2^22 keys of 4 bytes alone, 2^24 keys of 4 bytes with values, 2^24 keys of 8 bytes alone,
+//   2^22 keys of 4 bytes alone, 2^23 keys of 4 bytes with values, 2^24 keys of 8 bytes alone,
 //   and for 8-byte keys with values at every size it can take; reduce-then-scan beyond (a
-//   lighter downsweep), as measured on an H200 (docs/benchmarks.md, sessions 11, 20 and 21);
+//   lighter downsweep), as measured on an H200 (docs/benchmarks.md, sessions 11, 20-22);
 //   on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup. The
 //   rule is one function, choose_algorithm in engine/plan/sort.cpp; a call with a
 //   Count::on_device decides from the count's maximum.

@@ -462,7 +462,7 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
 }
 
 TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
-  // automatic: onesweep on GPUs up to 2^22 keys of 4 bytes alone, 2^24 keys of 4 bytes with
+  // automatic: onesweep on GPUs up to 2^22 keys of 4 bytes alone, 2^23 keys of 4 bytes with
   // values, 2^24 keys of 8 bytes alone, and 8-byte keys with values at every size onesweep
   // takes; reduce-then-scan beyond and on CPU devices. onesweep's 30-bit counts take at most
   // 2^30 - 1 keys, beyond which the object sorts (and sizes its temporary storage) by
@@ -484,7 +484,7 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   o.algorithm = SortAlgorithm::onesweep;
   auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
   const uint64_t limit = (uint64_t(1) << 30) - 1;
-  const uint64_t auto32 = uint64_t(1) << 22, auto32_pairs = uint64_t(1) << 24;
+  const uint64_t auto32 = uint64_t(1) << 22, auto32_pairs = uint64_t(1) << 23;
   const uint64_t auto64 = uint64_t(1) << 24;
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, auto32_pairs,
                      auto32_pairs + 1, auto64, auto64 + 1, uint64_t(1) << 27, limit, limit + 1,
