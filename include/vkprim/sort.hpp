@@ -15,11 +15,12 @@
 // digit and copies instead (onesweep also takes its histogram of every digit there, as in
 // Onesweep). Both are stable and hang-free.
 // - reduce_then_scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
-//   per pass, per-tile digit counts (keys read; a few tiles per workgroup), one exclusive scan
-//   of them (vkprim::Scan), then a stable rank within the tile and a scatter (keys read again,
-//   one tile per workgroup). No inter-workgroup waiting. Traffic per pass: keys read twice and
-//   written once (+ values read and written once), + the counts (256 u32 per tile) written,
-//   scanned and read.
+//   per pass, digit counts per group of 8 tiles and each tile's prefixes within its group (keys
+//   read; one group per workgroup), one exclusive scan of the group counts (vkprim::Scan), then
+//   a stable rank within the tile and a scatter (keys read again, one tile per workgroup). No
+//   inter-workgroup waiting. Traffic per pass: keys read twice and written once (+ values read
+//   and written once), + the prefixes (128 u32 per tile) written and read, and the group counts
+//   (256 u32 per group) written, scanned and read.
 // - onesweep (Adinets & Merrill 2022, "Onesweep: A Faster Least Significant Digit Radix Sort for
 //   GPUs"): per pass ONE dispatch: each tile reads its keys once, ranks them, publishes its 256
 //   digit counts, obtains each digit's global offset by decoupled look-back over its
@@ -53,9 +54,9 @@
 //
 // Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
-// n * (key + value bytes), plus reduce-then-scan: twice up to n / 12 * 4 bytes (digit counts,
-// 256 u32 per tile of 3072 keys or more, and their exclusive scan) and the scan's temporary
-// storage;
+// n * (key + value bytes), plus reduce-then-scan: up to n / 3 bytes (per tile of 3072 keys or
+// more, 128 u32 of 16-bit digit prefixes within its group of 8 tiles; per group, 256 u32 digit
+// counts and their exclusive scan) and the scan's temporary storage;
 // onesweep: 8 KiB (the histogram) and two look-back state regions of as many bytes each
 // (passes alternate between them; each pass zeroes the next pass's region as it goes, so only
 // the first is filled up front). Both are sized for the object's smaller tile (keys only), so
