@@ -2,11 +2,11 @@
 #extension GL_GOOGLE_include_directive : require
 // Radix sort, per digit pass, step 3 of reduce-then-scan (Merrill & Grimshaw 2011): each
 // workgroup ranks the keys of its tile stably by digit and scatters them (and their values)
-// to the tile's first position of digit d (its group's scanned total of d plus the tile's
+// to the tile's first position of digit d (its group's scanned count of d plus the tile's
 // prefix of d within the group, radix_upsweep.comp) + their rank among the tile's keys of
-// digit d. The ranking and
-// the scatter (the subgroup match multisplit, _sg, or 2-bit split scans in shared memory, _wg)
-// are common/radix_rank.glsl, shared with the single-pass radix_onesweep.comp.
+// digit d. The ranking and the scatter (the subgroup match multisplit, _sg, or 2-bit split
+// scans in shared memory, _wg) are common/radix_rank.glsl, shared with the single-pass
+// radix_onesweep.comp.
 //
 // One tile per workgroup (2-D grid). A trivial pass, or `copy` set, copies the tile instead.
 #include "vkprim.glsl"

@@ -4,8 +4,8 @@
 // tiles' digit counts combined by groups of GROUP_TILES consecutive tiles, one group per
 // workgroup (one row of shared counters per tile):
 //   totals[d * groups + g]: the keys of digit d in group g, digit-major, so that one exclusive
-//     scan of the array (an eighth of one count per tile) gives every (digit, group) its first
-//     output position;
+//     scan of the array (one count per digit and group: an eighth of what one per tile was)
+//     gives every (digit, group) its first output position;
 //   prefix[t * 128 + d / 2], 16 bits per digit (low half: the even digit): the keys of digit d
 //     in the tiles of t's group before t, tile-major (coalesced writes and reads). A prefix is
 //     below (GROUP_TILES - 1) * tile size < 2^16 (tuning.hpp).

@@ -103,8 +103,8 @@ struct SortPlan {
 
   // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [tile prefixes: 128 u32 per tile]
   // [group counts] [their exclusive scan] [scan temp] [keys] [values] (the scan out of place:
-  // the single pass where the device
-  // takes it; in place it would be reduce-then-scan's three dispatches); onesweep: [histogram:
+  // the single pass where the device takes it; in place it would be reduce-then-scan's three
+  // dispatches); onesweep: [histogram:
   // 8 passes x 256 u32] [varying bits] [state 0] [state 1] [keys] [values], state regions of a
   // 4-word header (the tile counter) and 256 words per tile. What is zeroed up front is
   // contiguous (upfront()): the varying bits (and for onesweep the histogram before them and

@@ -99,9 +99,12 @@ inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, 
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // The upsweep counts this many consecutive tiles per workgroup (a group), and writes one count
 // per digit and group (which the count scan reads) and each tile's 16-bit prefixes within its
-// group. H200, docs/benchmarks.md: session 5, 2^28 u32 keys, one workgroup per 8 tiles so that
-// the digit-major counts (then one per tile) fill whole 32-byte sectors; session 22, the counts
-// per group.
+// group. H200, docs/benchmarks.md: session 5 took 8 tiles per workgroup so that the digit-major
+// counts, then one per tile, filled whole 32-byte sectors; session 22 counts per group (2^28,
+// median ms, one count per tile / per group: u32 keys 6.50 / 6.22, u32 pairs 10.10 / 9.85, u64
+// keys 2^27 9.96 / 9.53). Groups of 16 tiles were slower everywhere (u32 keys 2^28 6.62: the
+// upsweep 1.11 -> 1.54 ms), groups of 4 at 2^28 (u32 keys 6.30-6.37 / 6.40-6.41) though 1-2 %
+// faster at 2^22-2^23.
 inline constexpr uint32_t kRadixUpsweepTiles = 8;
 inline constexpr uint32_t kRadixHistogramWorkgroup = 256;
 inline constexpr uint32_t kRadixHistogramItems = 16;
