@@ -54,7 +54,7 @@
 //
 // Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
-// n * (key + value bytes), plus reduce-then-scan: up to n / 3 bytes (per tile of 3072 keys or
+// n * (key + value bytes), plus reduce-then-scan: up to n / 4 bytes (per tile of 3072 keys or
 // more, 128 u32 of 16-bit digit prefixes within its group of 8 tiles; per group, 256 u32 digit
 // counts and their exclusive scan) and the scan's temporary storage;
 // onesweep: 8 KiB (the histogram) and two look-back state regions of as many bytes each
