@@ -59,9 +59,16 @@ struct RadixUpfront {
   BufferView zero;
   uint32_t flags = 0, passes = 0;  // the key flags; digit passes over [begin_bit, end_bit)
 };
+// Where a sort of n keys keeps its decisions in its temporary storage (byte offsets), for tests
+// that read them back: the varying bits; reduce-then-scan's tile prefixes (left untouched by a
+// trivial pass's upsweep); onesweep's first look-back state region (ditto).
+struct RadixTempLayout {
+  uint64_t varying = 0, prefix = 0, state0 = 0;
+};
 struct SortInternals {
   static RadixUpfront upfront(const RadixSort& s, uint64_t n, BufferView temp, uint32_t begin_bit,
                               uint32_t end_bit);
+  static RadixTempLayout layout(const RadixSort& s, uint64_t n, bool pairs);
   // sort_pairs for n (host) keys whose upfront count (over the same bits) is already in temp.
   static Status sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd, BufferView keys_in,
                                    BufferView values_in, BufferView keys_out,

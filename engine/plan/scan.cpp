@@ -109,8 +109,10 @@ struct ScanPlan {
   }
 
   // Records a scan. `heads` nonzero for segmented scans.
+  // `zeroed`: temp is known to be zero (ScanInternals), so the single pass needs no fill.
   Status record_scan(VkCommandBuffer cmd, BufferView in, uint64_t heads, BufferView out,
-                     const Count& count, BufferView temp_in, bool exclusive, uint64_t heads_reserved) const {
+                     const Count& count, BufferView temp_in, bool exclusive, uint64_t heads_reserved,
+                     bool zeroed = false) const {
     VKPRIM_TRY(check_count(count));
     const uint64_t n = count.n;
     VKPRIM_TRY(check_view("input", in, n * esz));
@@ -129,9 +131,10 @@ struct ScanPlan {
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and inputs) are done
     if (!count.is_device() && n == 0) return {};
     if (s == ScanStrategy::single_pass) {
-      const uint64_t state = state_bytes(n);
-      VKPRIM_TRY(fill->record(cmd, work.sub(0, align16(state)), uint32_t(0)));
-      compute_to_compute_barrier(*ctx, cmd);
+      if (!zeroed) {
+        VKPRIM_TRY(fill->record(cmd, work.sub(0, align16(state_bytes(n))), uint32_t(0)));
+        compute_to_compute_barrier(*ctx, cmd);
+      }
       ScanTilesPush p{in.address, out.address, heads, work.address, count_addr, n,
                       flags, spin_limit, stall_period};
       const auto [gx, gy] = single_groups(n);
@@ -273,6 +276,11 @@ Status Scan::inclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count
 }
 Status Scan::exclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n, BufferView temp) const {
   return plan_->record_scan(cmd, in, 0, out, n, temp, true, 0);
+}
+
+Status detail::ScanInternals::exclusive_zeroed(const Scan& s, VkCommandBuffer cmd, BufferView in,
+                                               BufferView out, uint64_t n, BufferView temp) {
+  return s.plan_->record_scan(cmd, in, 0, out, n, temp, true, 0, true);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,10 +3,12 @@
 // bits varies (all keys share its digit) becomes a copy, decided on the GPU. Two algorithms
 // (include/vkprim/sort.hpp; choose_algorithm picks one per call). Per sort:
 //   reduce-then-scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
-//     fill(varying, 0) -> radix_varying (the varying bits only: it needs no digit counts)
+//     fill(varying bits, every pass's count-scan temp; 0)
+//       -> radix_varying (the varying bits only: it needs no digit counts)
 //     per digit pass p: radix_upsweep (digit counts per group of tuning::kRadixUpsweepTiles
 //                       tiles, digit-major, and each tile's 16-bit prefixes within its group)
-//                       -> Scan::exclusive of the group counts into the digit offsets
+//                       -> exclusive scan of the group counts into the digit offsets (its
+//                          temporary storage zeroed with the varying bits, so no fill per pass)
 //                       -> radix_downsweep (stable rank within the tile + scatter; or a copy)
 //   onesweep:
 //     fill(hist, varying, pass counters, state region 0; 0)
@@ -23,6 +25,7 @@
 // writes keys_out; the input is never written.
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
+#include "pass/scan.hpp"
 #include "pass/sort.hpp"
 #include "plan/tuning.hpp"
 
@@ -96,19 +99,22 @@ struct SortPlan {
     return (tiles + tuning::kRadixUpsweepTiles - 1) / tuning::kRadixUpsweepTiles;
   }
   uint64_t totals_words(uint64_t n) const { return 256 * groups(max_tiles(n)); }
+  // One digit pass's count scan's temporary storage (each pass has its own, zeroed up front).
+  uint64_t scan_region(uint64_t n) const { return align16(scan->temp_bytes(totals_words(n))); }
   bool cpu = false;  // a CPU device (lavapipe): automatic never picks onesweep
   SortAlgorithm algorithm(uint64_t n, bool pairs) const {
     return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu);
   }
 
-  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [tile prefixes: 128 u32 per tile]
-  // [group counts] [their exclusive scan] [scan temp] [keys] [values] (the scan out of place:
-  // the single pass where the device takes it; in place it would be reduce-then-scan's three
-  // dispatches); onesweep: [histogram:
+  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [scan temp of each digit pass]
+  // [tile prefixes: 128 u32 per tile] [group counts] [their exclusive scan] [keys] [values] (the
+  // scan out of place: the single pass where the device takes it; in place it would be
+  // reduce-then-scan's three dispatches); onesweep: [histogram:
   // 8 passes x 256 u32] [varying bits] [state 0] [state 1] [keys] [values], state regions of a
   // 4-word header (the tile counter) and 256 words per tile. What is zeroed up front is
-  // contiguous (upfront()): the varying bits (and for onesweep the histogram before them and
-  // the first pass's state after them). A sort of pairs may run the other algorithm than one of
+  // contiguous (upfront()): the varying bits, and after them the passes' scan temps
+  // (reduce-then-scan) or, for onesweep, the histogram before them and the first pass's state
+  // after them. A sort of pairs may run the other algorithm than one of
   // keys alone: temp_bytes covers both.
   struct Layout {
     uint64_t hist = 0, varying = 0, prefix = 0, totals = 0, offsets = 0, scan = 0, state0 = 0, state1 = 0,
@@ -123,11 +129,11 @@ struct SortPlan {
       l.state1 = l.state0 + state_bytes(n);
       l.keys = l.state1 + state_bytes(n);
     } else {
-      l.prefix = kRadixVaryingBytes;
+      l.scan = kRadixVaryingBytes;
+      l.prefix = l.scan + key_bits() / 8 * scan_region(n);
       l.totals = l.prefix + align16(counts_words(n) / 2 * 4);
       l.offsets = l.totals + align16(totals_words(n) * 4);
-      l.scan = l.offsets + align16(totals_words(n) * 4);
-      l.keys = l.scan + align16(scan->temp_bytes(totals_words(n)));
+      l.keys = l.offsets + align16(totals_words(n) * 4);
     }
     l.values = l.keys + align16(n * key_bytes);
     l.total = l.values + align16(n * value_bytes);
@@ -165,8 +171,8 @@ struct SortPlan {
   }
 
   // Where the upfront count of n keys goes in temp (layout(n, pairs)), and what is zeroed before it:
-  // the varying bits, and for onesweep the histogram before them and the first pass's state
-  // after them (contiguous).
+  // the varying bits, and after them reduce-then-scan's scan temps of the digit passes, or for
+  // onesweep the histogram before them and the first pass's state after them (contiguous).
   RadixUpfront upfront(uint64_t n, bool pairs, BufferView temp, uint32_t begin_bit, uint32_t end_bit) const {
     const Layout l = layout(n, pairs);
     const bool onesweep = algorithm(n, pairs) == SortAlgorithm::onesweep;
@@ -174,11 +180,11 @@ struct SortPlan {
     u.histogram = onesweep;
     u.hist = onesweep ? temp.address + l.hist : 0;
     u.varying = temp.address + l.varying;
-    const uint64_t zero_from = onesweep ? l.hist : l.varying;
-    const uint64_t zero_to = onesweep ? l.state1 : l.varying + kRadixVaryingBytes;
-    u.zero = temp.sub(zero_from, zero_to - zero_from);
     u.flags = key_flags;
     u.passes = (end_bit - begin_bit + 7) / 8;
+    const uint64_t zero_from = onesweep ? l.hist : l.varying;
+    const uint64_t zero_to = onesweep ? l.state1 : l.scan + u.passes * scan_region(n);
+    u.zero = temp.sub(zero_from, zero_to - zero_from);
     return u;
   }
   uint32_t upfront_groups(uint64_t n) const {
@@ -288,7 +294,6 @@ struct SortPlan {
     const BufferView offsets_view = temp->sub(l.offsets, total_words * 4);
     const uint64_t prefix = temp->address + l.prefix;
     const Pipeline& upsweep = pairs ? upsweep_pairs : upsweep_keys;
-    const BufferView scan_temp = temp->sub(l.scan, l.keys - l.scan);
     uint64_t src_k = keys_in.address, src_v = vin;
     for (uint32_t p = 0; p < passes; ++p) {
       uint64_t dst_k, dst_v;
@@ -296,7 +301,8 @@ struct SortPlan {
       pass_target(p, dst_k, dst_v, shift, bits);
       RadixUpsweepPush up{src_k, varying_addr, prefix, totals_view.address, count_addr, uint32_t(n), nt, shift, bits};
       upsweep.dispatch(cmd, &up, ux, uy);
-      VKPRIM_TRY(scan->exclusive(cmd, totals_view, offsets_view, total_words, scan_temp));
+      const BufferView scan_temp = temp->sub(l.scan + p * scan_region(n), scan_region(n));
+      VKPRIM_TRY(ScanInternals::exclusive_zeroed(*scan, cmd, totals_view, offsets_view, total_words, scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
       RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, prefix, offsets_view.address,
                             count_addr, uint32_t(n), nt, shift, bits, 0, tuning::kRadixUpsweepTiles};
@@ -316,6 +322,11 @@ struct SortPlan {
 RadixUpfront SortInternals::upfront(const RadixSort& s, uint64_t n, BufferView temp,
                                     uint32_t begin_bit, uint32_t end_bit) {
   return s.plan_->upfront(n, true, temp, begin_bit, end_bit);
+}
+
+RadixTempLayout SortInternals::layout(const RadixSort& s, uint64_t n, bool pairs) {
+  const auto l = s.plan_->layout(n, pairs);
+  return {l.varying, l.prefix, l.state0};
 }
 
 Status SortInternals::sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd,

@@ -155,16 +155,19 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // u64 keys 2^24 1.400 / 1.405 (before the staging, which saves 2-3 % at 2^23). Session 22 (call
 // 2), with reduce-then-scan's counts per group of tiles: u32 keys 2^22 0.229 / 0.191, 2^23
 // 0.330 / 0.344; u32 pairs 2^23 0.416 / 0.401, 2^24 0.716 / 0.737; u64 keys 2^24 1.368 / 1.360,
-// 2^25 2.487 / 2.605; u64 pairs 2^25 4.18 / 3.54. So:
+// 2^25 2.487 / 2.605; u64 pairs 2^25 4.18 / 3.54. Call 6, with the count scans' fills folded
+// into the sort's upfront one (reduce-then-scan 2-10 % faster from 2^21 to 2^24): u32 keys 2^22
+// 0.213 / 0.188, 2^23 0.315 / 0.342; u32 pairs 2^22 0.249 / 0.228, 2^23 0.394 / 0.396, 2^24
+// 0.688 / 0.731; u64 keys 2^23 0.752 / 0.726, 2^24 1.327 / 1.351. So:
 // 4-byte keys alone up to 2^22, 4-byte keys with values up to 2^23; 8-byte keys alone up to
-// 2^24; 8-byte keys with values always (to kRadixOnesweepMaxKeys). (4-byte keys with 8-byte
+// 2^23; 8-byte keys with values always (to kRadixOnesweepMaxKeys). (4-byte keys with 8-byte
 // values, unmeasured, take the 4-byte pairs' rule.) Pairs of 8-byte keys take the same 512 x 8
 // tiles in both algorithms, so onesweep's one pass per digit is the downsweep without the
 // upsweep and count scan; keys alone rank tiles of 384 x 9 or 384 x 8 in reduce-then-scan
-// (three workgroups per SM), which wins from 2^23 (4-byte) and 2^25 (8-byte) keys.
+// (three workgroups per SM), which wins from 2^23 (4-byte) and 2^24 (8-byte) keys.
 constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes) {
   if (key_bytes <= 4) return uint64_t(1) << (value_bytes ? 23 : 22);
-  return value_bytes ? kRadixOnesweepMaxKeys : uint64_t(1) << 24;
+  return value_bytes ? kRadixOnesweepMaxKeys : uint64_t(1) << 23;
 }
 constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
                                                uint32_t min_subgroup) {

@@ -75,6 +75,7 @@ struct Count {
 
 namespace detail {
 struct ScanPlan;
+struct ScanInternals;  // the library's own users of the plan (engine/pass/scan.hpp)
 }
 
 class Scan {
@@ -102,6 +103,7 @@ class Scan {
   ~Scan();
 
  private:
+  friend struct detail::ScanInternals;
   explicit Scan(std::unique_ptr<detail::ScanPlan>);
   std::unique_ptr<detail::ScanPlan> plan_;
 };

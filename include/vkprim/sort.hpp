@@ -32,7 +32,7 @@
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
 // - automatic: on GPUs, onesweep (fewer dispatches: no per-pass upsweep and count scan) up to
-//   2^22 keys of 4 bytes alone, 2^23 keys of 4 bytes with values, 2^24 keys of 8 bytes alone,
+//   2^22 keys of 4 bytes alone, 2^23 keys of 4 bytes with values, 2^23 keys of 8 bytes alone,
 //   and for 8-byte keys with values at every size it can take; reduce-then-scan beyond (a
 //   lighter downsweep), as measured on an H200 (docs/benchmarks.md, sessions 11, 20-22);
 //   on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup. The
@@ -56,7 +56,8 @@
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
 // n * (key + value bytes), plus reduce-then-scan: up to n / 4 bytes (per tile of 3072 keys or
 // more, 128 u32 of 16-bit digit prefixes within its group of 8 tiles; per group, 256 u32 digit
-// counts and their exclusive scan) and the scan's temporary storage;
+// counts and their exclusive scan) and, for each digit pass, the count scan's temporary
+// storage (all of them zeroed with the varying bits by one fill up front);
 // onesweep: 8 KiB (the histogram) and two look-back state regions of as many bytes each
 // (passes alternate between them; each pass zeroes the next pass's region as it goes, so only
 // the first is filled up front). Both are sized for the object's smaller tile (keys only), so

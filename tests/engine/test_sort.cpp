@@ -5,6 +5,7 @@
 // algorithms (reduce-then-scan and onesweep), and onesweep with tiles that never publish (the
 // look-back's decoupled fallback). Outputs are poisoned first; nothing past n may be written.
 #include "gpu.hpp"
+#include "pass/sort.hpp"  // detail::SortInternals::layout
 
 #include <catch2/catch.hpp>
 
@@ -463,7 +464,7 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
 
 TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   // automatic: onesweep on GPUs up to 2^22 keys of 4 bytes alone, 2^23 keys of 4 bytes with
-  // values, 2^24 keys of 8 bytes alone, and 8-byte keys with values at every size onesweep
+  // values, 2^23 keys of 8 bytes alone, and 8-byte keys with values at every size onesweep
   // takes; reduce-then-scan beyond and on CPU devices. onesweep's 30-bit counts take at most
   // 2^30 - 1 keys, beyond which the object sorts (and sizes its temporary storage) by
   // reduce-then-scan. temp_bytes covers whichever algorithm each of sort_keys and sort_pairs runs.
@@ -485,7 +486,7 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
   const uint64_t limit = (uint64_t(1) << 30) - 1;
   const uint64_t auto32 = uint64_t(1) << 22, auto32_pairs = uint64_t(1) << 23;
-  const uint64_t auto64 = uint64_t(1) << 24;
+  const uint64_t auto64 = uint64_t(1) << 23;
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, auto32_pairs,
                      auto32_pairs + 1, auto64, auto64 + 1, uint64_t(1) << 27, limit, limit + 1,
                      uint64_t(1) << 31}) {
@@ -591,13 +592,12 @@ auto varying_bits(const std::vector<K>& keys, uint32_t m, bool descending, uint3
 
 // Sorts keys[0, m) as pairs (values: the index) with the count in a GPU buffer of keys.size()
 // keys, against std::stable_sort, and reads the sort's decisions back from its temporary storage
-// (poisoned first; layout: engine/plan/sort.cpp, SortPlan::layout):
-// - the varying words (reduce-then-scan at 0, onesweep after its 8 KiB histogram) must give
-//   `want`, the window's bits in which keys[0, m) differ (the CPU twin must agree: the keys are
-//   what the caller meant);
+// (poisoned first; where they are: detail::SortInternals::layout):
+// - the varying words must give `want`, the window's bits in which keys[0, m) differ (the CPU
+//   twin must agree: the keys are what the caller meant);
 // - with one digit pass, whether it ran as a copy, which it must exactly when want is 0: a
-//   trivial reduce-then-scan upsweep writes no digit counts, so the in-place scan leaves
-//   counts[1] = the poison of counts[0] (else a count of at most a tile); a trivial onesweep pass
+//   trivial reduce-then-scan upsweep writes no tile prefixes, so tile 0's second prefix word
+//   keeps the poison (else two 16-bit counts of at most a tile each); a trivial onesweep pass
 //   publishes nothing, so tile 0's first look-back word (zeroed up front) stays zero.
 template <class K, class U>
 void check_trivial(Runtime& rt, const RadixSort& sort, const std::vector<K>& keys, uint32_t m, const Case& c, U want) {
@@ -625,8 +625,8 @@ void check_trivial(Runtime& rt, const RadixSort& sort, const std::vector<K>& key
   for (uint64_t i = m; i < max; ++i) REQUIRE(gv[i] == 0xDEADBEEFu);
 
   const bool onesweep = sort.algorithm(max, true) == SortAlgorithm::onesweep;
-  const uint64_t varying_at = onesweep ? 8 * 256 * 4 : 0, counts_at = 16, state0_at = varying_at + 16;
-  auto w = rt.download<uint32_t>(temp.view().sub(varying_at, 16), 4).value();
+  const detail::RadixTempLayout at = detail::SortInternals::layout(sort, max, true);
+  auto w = rt.download<uint32_t>(temp.view().sub(at.varying, 16), 4).value();
   U got;
   if constexpr (sizeof(U) == 4) got = w[0] & w[1];
   else got = (w[0] | uint64_t(w[1]) << 32) & (w[2] | uint64_t(w[3]) << 32);
@@ -634,8 +634,8 @@ void check_trivial(Runtime& rt, const RadixSort& sort, const std::vector<K>& key
   const U window = (width >= sizeof(U) * 8 ? ~U(0) : (U(1) << width) - 1) << c.begin;
   CHECK((got & window) == want);
   if (width <= 8) {
-    const uint64_t at = onesweep ? state0_at + 16 : counts_at + 4;
-    const uint32_t word = rt.download<uint32_t>(temp.view().sub(at, 4), 1).value()[0];
+    const uint64_t word_at = onesweep ? at.state0 + 16 : at.prefix + 4;
+    const uint32_t word = rt.download<uint32_t>(temp.view().sub(word_at, 4), 1).value()[0];
     const bool copied = onesweep ? word == 0 : word == 0xDEADBEEFu;
     INFO("decision word " << word);
     CHECK(copied == (want == 0));
