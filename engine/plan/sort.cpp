@@ -109,13 +109,12 @@ struct SortPlan {
   // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [scan temp of each digit pass]
   // [tile prefixes: 128 u32 per tile] [group counts] [their exclusive scan] [keys] [values] (the
   // scan out of place: the single pass where the device takes it; in place it would be
-  // reduce-then-scan's three dispatches); onesweep: [histogram:
-  // 8 passes x 256 u32] [varying bits] [state 0] [state 1] [keys] [values], state regions of a
-  // 4-word header (the tile counter) and 256 words per tile. What is zeroed up front is
-  // contiguous (upfront()): the varying bits, and after them the passes' scan temps
-  // (reduce-then-scan) or, for onesweep, the histogram before them and the first pass's state
-  // after them. A sort of pairs may run the other algorithm than one of
-  // keys alone: temp_bytes covers both.
+  // reduce-then-scan's three dispatches). Onesweep: [histogram: 8 passes x 256 u32] [varying
+  // bits] [state 0] [state 1] [keys] [values], state regions of a 4-word header (the tile
+  // counter) and 256 words per tile. What is zeroed up front is contiguous (upfront()): the
+  // varying bits and, after them, the passes' scan temps (reduce-then-scan) or, for onesweep,
+  // the histogram before them and the first pass's state after them. A sort of pairs may run
+  // the other algorithm than one of keys alone: temp_bytes covers both.
   struct Layout {
     uint64_t hist = 0, varying = 0, prefix = 0, totals = 0, offsets = 0, scan = 0, state0 = 0, state1 = 0,
              keys = 0, values = 0, total = 0;
