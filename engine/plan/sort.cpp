@@ -130,7 +130,7 @@ struct SortPlan {
     } else {
       l.scan = kRadixVaryingBytes;
       l.prefix = l.scan + key_bits() / 8 * scan_region(n);
-      l.totals = l.prefix + align16(counts_words(n) / 2 * 4);
+      l.totals = l.prefix + align16(max_tiles(n) * 128 * 4);  // two 16-bit prefixes per word
       l.offsets = l.totals + align16(totals_words(n) * 4);
       l.keys = l.offsets + align16(totals_words(n) * 4);
     }

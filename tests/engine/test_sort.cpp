@@ -634,7 +634,7 @@ void check_trivial(Runtime& rt, const RadixSort& sort, const std::vector<K>& key
   const U window = (width >= sizeof(U) * 8 ? ~U(0) : (U(1) << width) - 1) << c.begin;
   CHECK((got & window) == want);
   if (width <= 8) {
-    const uint64_t word_at = onesweep ? at.state0 + 16 : at.prefix + 4;
+    const uint64_t word_at = onesweep ? at.state0 + detail::kRadixOnesweepHeaderWords * 4 : at.prefix + 4;
     const uint32_t word = rt.download<uint32_t>(temp.view().sub(word_at, 4), 1).value()[0];
     const bool copied = onesweep ? word == 0 : word == 0xDEADBEEFu;
     INFO("decision word " << word);
