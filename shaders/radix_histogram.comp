@@ -11,8 +11,12 @@
 //     the global digit offsets.
 // VARYING_ONLY (radix_varying_k*, for reduce-then-scan, which needs no counts) keeps no bins, so
 // it reads the keys once at bandwidth where the bins cost a shared-memory atomic per key and
-// pass. An invocation there stops reading once every bit of the window varies among its own
-// keys, as no pass can be trivial then: its words are exact only inside the window.
+// pass. It stops reading once every bit of the window varies, as no pass can be trivial then
+// (its words are exact only inside the window): a workgroup after a probe of one key per
+// invocation, where those keys differ in every bit already (as random keys do), else an
+// invocation once its own keys do. (H200, docs/benchmarks.md session 23: with the per-invocation
+// test alone every invocation read ITEMS keys first, and the pass took 0.0187 ms for any count of
+// random u32 keys from 2^24 on, 0.028 for u64 keys; with the probe 0.0078 and 0.0088.)
 // Tiles are visited grid-stride; the counting is common/radix_upfront.glsl's (shared with the
 // CSR build's keys pass).
 #include "vkprim.glsl"
@@ -41,7 +45,13 @@ void main() {
   KeyBuf keys = KeyBuf(pc.keys_addr);
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
-  FOR_EACH_TILE(tile, tiles) {
+  bool done = false;
+#if defined(VARYING_ONLY)
+  const uint64_t probe = uint64_t(gl_WorkGroupID.x) * tile_items + lid;  // in the first tile
+  if (probe < n) upfront_count(u, radix_transform(keys.v[uint(probe)], RADIX_FLAGS), pc.begin_bit, pc.end_bit, pc.passes);
+  done = upfront_varies(u, window);
+#endif
+  if (!done) FOR_EACH_TILE(tile, tiles) {
     const uint64_t base = uint64_t(tile) * tile_items + lid;
     Key key[ITEMS];  // every load of the tile in flight before the first use
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {

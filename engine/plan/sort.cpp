@@ -186,10 +186,11 @@ struct SortPlan {
     u.zero = temp.sub(zero_from, zero_to - zero_from);
     return u;
   }
+  // The upfront pass's grid: grid-stride tiles, at most tuning::kRadixHistogramInvocations
+  // invocations (varying and histogram share a shape).
   uint32_t upfront_groups(uint64_t n) const {
-    return std::min(grid_groups(*ctx, n, uint32_t(tuning::kRadixHistogramWorkgroup) *
-                                             tuning::kRadixHistogramItems),
-                    tuning::kRadixHistogramGroups);
+    return std::min(grid_groups(*ctx, n, varying.tile_items()),
+                    tuning::kRadixHistogramInvocations / varying.workgroup_size());
   }
 
   Status record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
@@ -412,12 +413,14 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // Every radix pass takes the key flags as specialization constant 3 (common/radix.glsl:
   // RADIX_FLAGS), after constant 2 where the pass has one (the ranking's RANK_WORDS, the
   // upsweep's GROUP_TILES; unused otherwise).
+  uint32_t upfront_wg = detail::tuning::kRadixHistogramWorkgroup;
+  while (upfront_wg > caps.max_workgroup_invocations) upfront_wg /= 2;
   const auto upfront = [&](const char* name, detail::Pipeline& out) -> Status {
     detail::PipelineDesc d;
     d.variant = name + k;
     d.push_bytes = detail::kRadixHistogramPushBytes;
-    d.workgroup_size = detail::tuning::kRadixHistogramWorkgroup;
-    d.items = detail::tuning::kRadixHistogramItems;
+    d.workgroup_size = upfront_wg;
+    d.items = detail::tuning::kRadixHistogramTile / upfront_wg;
     d.extra_spec = {0, plan->key_flags};
     auto p = detail::Pipeline::create(*plan->ctx, d);
     if (!p) return p.error();

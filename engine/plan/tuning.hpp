@@ -56,15 +56,7 @@ inline constexpr uint32_t kSpinLimit = 256;
 // keys, docs/benchmarks.md session 5: against 256 x 16, u32 keys 10.72 -> 9.95 ms, pairs 13.05
 // -> 11.99, u64 keys (2^27) 11.18 -> 10.49; 64 registers instead of 99-123, so 4 workgroups per
 // SM instead of 2). Where the subgroup ranking's shared memory does not fit (64 subgroups of 8
-// lanes need 32 KiB of counters: lavapipe), 256 x 16, then 512 x 4 (RadixSort::create). The
-// upfront pass (radix_histogram.comp: the varying key bits, and onesweep's histogram) visits
-// tiles of kRadixHistogramWorkgroup x kRadixHistogramItems grid-stride with at most
-// kRadixHistogramGroups workgroups, as does the CSR build's keys pass, which counts for the sort
-// (tiles of 256 x 4 there). Each workgroup adds its bins to the global ones by atomics, so more
-// workgroups cost more: H100 (docs/benchmarks.md, session 8), onesweep histogram of 2^23 u64
-// keys 0.058-0.063 ms with 2048 workgroups of 256 x 4..16 against 0.109 with 8192; the CSR
-// keys pass of arrow (12.6 M u64 keys) 0.095 ms at 256 x 4 x 2048 against 0.104 at 256 x 2,
-// 0.119 at 256 x 1, 0.109 at 256 x 8, and 0.24-0.82 uncapped.
+// lanes need 32 KiB of counters: lavapipe), 256 x 16, then 512 x 4 (RadixSort::create).
 // Downsweep ranking (shaders/radix_downsweep.comp):
 //   _sg: match-based multisplit (Onesweep): subgroup-striped loads, eight ballots per key,
 //        per-subgroup 16-bit digit counters, keys and values staged through shared memory in
@@ -106,9 +98,23 @@ inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, 
 // upsweep 1.11 -> 1.54 ms), groups of 4 at 2^28 (u32 keys 6.30-6.37 / 6.40-6.41) though 1-2 %
 // faster at 2^22-2^23.
 inline constexpr uint32_t kRadixUpsweepTiles = 8;
-inline constexpr uint32_t kRadixHistogramWorkgroup = 256;
-inline constexpr uint32_t kRadixHistogramItems = 16;
-inline constexpr uint32_t kRadixHistogramGroups = 2048;
+// The upfront pass (radix_histogram.comp: the varying key bits, and onesweep's histogram)
+// visits tiles of kRadixHistogramTile keys grid-stride, in workgroups of
+// kRadixHistogramWorkgroup invocations (or the device's largest power of two below it), at most
+// kRadixHistogramInvocations invocations in all. Each workgroup adds its bins to the global ones
+// by atomics, so more workgroups cost more: H100 (docs/benchmarks.md, session 8), onesweep
+// histogram of 2^23 u64 keys 0.058-0.063 ms with 2048 workgroups of 256 x 4..16 against 0.109
+// with 8192. H200, session 23 (calls 1 and 3, median ms, 2048 workgroups of 256 x 16 / 512 of
+// 1024 x 4): the histogram of 2^22 u32 keys 0.0247 / 0.0192, of 2^23 0.041 / 0.031, of 2^24
+// 0.058 / 0.052; the onesweep sorts of 2^20-2^23 keys 0.5-2.6 % faster.
+inline constexpr uint32_t kRadixHistogramWorkgroup = 1024;
+inline constexpr uint32_t kRadixHistogramTile = 4096;
+inline constexpr uint32_t kRadixHistogramInvocations = 512 * 1024;
+// The CSR build's keys pass, which counts for the sort as it makes the keys, visits tiles of
+// 256 x 4 with at most this many workgroups: the CSR keys pass of arrow (12.6 M u64 keys, H100,
+// session 8) 0.095 ms at 256 x 4 x 2048 against 0.104 at 256 x 2, 0.119 at 256 x 1, 0.109 at
+// 256 x 8, and 0.24-0.82 uncapped.
+inline constexpr uint32_t kCsrKeysGroups = 2048;
 // The _sg scans give invocation w < 128 the digits 2w and 2w + 1; tile positions and counts are
 // 16-bit fields, as are the upsweep's prefixes within a group (at most kRadixUpsweepTiles - 1
 // tiles); onesweep's look-back takes one invocation per digit.

@@ -40,7 +40,8 @@ void upfront_count(inout Upfront u, Key t, uint begin_bit, uint end_bit, uint pa
 #endif
 }
 
-void upfront_end(Upfront u, uint passes, uint64_t hist_addr, uint64_t varying_addr) {
+// This invocation's words into the workgroup's (shared memory).
+void upfront_or_shared(Upfront u) {
 #if KEY_WORDS == 1
   atomicOr(s_varying[0], u.ones);
   atomicOr(s_varying[1], u.zeros);
@@ -50,6 +51,24 @@ void upfront_end(Upfront u, uint passes, uint64_t hist_addr, uint64_t varying_ad
   atomicOr(s_varying[2], uint(u.zeros));
   atomicOr(s_varying[3], uint(u.zeros >> 32));
 #endif
+}
+
+// Whether the keys counted so far by the whole workgroup differ in every bit of `window`, in
+// every invocation (uniform control flow; before upfront_end).
+bool upfront_varies(Upfront u, Key window) {
+  upfront_or_shared(u);
+  barrier();
+#if KEY_WORDS == 1
+  const Key v = s_varying[0] & s_varying[1];
+#else
+  const Key v = (Key(s_varying[0]) | Key(s_varying[1]) << 32) & (Key(s_varying[2]) | Key(s_varying[3]) << 32);
+#endif
+  barrier();  // every invocation has read the words before any adds to them again
+  return (v & window) == window;
+}
+
+void upfront_end(Upfront u, uint passes, uint64_t hist_addr, uint64_t varying_addr) {
+  upfront_or_shared(u);
   barrier();
   const uint lid = gl_LocalInvocationID.x;
   if (lid < 2u * KEY_WORDS && s_varying[lid] != 0u)

@@ -195,7 +195,7 @@ struct CsrBuildPlan {
     const Pipeline& kpass = up.histogram ? keys[k64] : keys_varying[k64];
     kpass.dispatch(cmd, &kp,
                    std::min(grid_groups(c, n, kpass.tile_items()),
-                            vkprim::detail::tuning::kRadixHistogramGroups));
+                            vkprim::detail::tuning::kCsrKeysGroups));
     // The values travel with their keys (no permutation, no gather afterwards).
     VKPRIM_TRY(SortInternals::sort_pairs_counted(sort, cmd, sub(L.keys_in, n * kb),
                                                  coo_values.sub(0, n * esz), sub(L.keys, n * kb),
