@@ -2,8 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 // Radix sort, per digit pass, step 3 of reduce-then-scan (Merrill & Grimshaw 2011): each
 // workgroup ranks the keys of its tile stably by digit and scatters them (and their values)
-// to the tile's first position of digit d (its group's scanned count of d plus the tile's
-// prefix of d within the group, radix_upsweep.comp) + their rank among the tile's keys of
+// to the tile's first position of digit d (its group's offset of d, radix_offsets.comp, plus
+// the tile's prefix of d within the group, radix_upsweep.comp) + their rank among the tile's keys of
 // digit d. The ranking and the scatter (the subgroup match multisplit, _sg, or 2-bit split
 // scans in shared memory, _wg) are common/radix_rank.glsl, shared with the single-pass
 // radix_onesweep.comp.
@@ -20,7 +20,7 @@ layout(push_constant) uniform Push {
   uint64_t values_out;
   uint64_t varying_addr; // radix_histogram.comp's varying words
   uint64_t prefix_addr;  // 128 * tiles u32: radix_upsweep's packed prefixes within the group
-  uint64_t offsets_addr; // 256 * groups u32: the exclusive scan of radix_upsweep's totals
+  uint64_t offsets_addr; // 256 * groups u32: radix_offsets.comp's offsets per digit and group
   uint64_t count_addr;
   uint n;
   uint tiles;

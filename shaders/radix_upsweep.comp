@@ -3,16 +3,18 @@
 // Radix sort, per digit pass, step 1 of reduce-then-scan (Merrill & Grimshaw 2011), with the
 // tiles' digit counts combined by groups of GROUP_TILES consecutive tiles, one group per
 // workgroup (one row of shared counters per tile):
-//   totals[d * groups + g]: the keys of digit d in group g, digit-major, so that one exclusive
-//     scan of the array (one count per digit and group: an eighth of what one per tile was)
-//     gives every (digit, group) its first output position;
+//   totals[d * groups + g]: the keys of digit d in group g, digit-major, so that one scan per
+//     digit row (radix_offsets.comp) gives every (digit, group) its first output position;
+//   digits[(g % stripes) * 256 + d] += the same: the pass's digit counts, in `stripes` copies
+//     (one atomic add per digit and group; with one copy, 9709 groups adding into the same 256
+//     words took 0.05 ms a pass at 2^28 keys on an H200, docs/benchmarks.md session 24);
 //   prefix[t * 128 + d / 2], 16 bits per digit (low half: the even digit): the keys of digit d
 //     in the tiles of t's group before t, tile-major (coalesced writes and reads). A prefix is
 //     below (GROUP_TILES - 1) * tile size < 2^16 (tuning.hpp).
-// The downsweep's tile t starts digit d at scanned totals[d * groups + t / GROUP_TILES] +
-// prefix of d at t. Tiles at or past the key count count zero keys (a count read from the GPU is
-// at most the `tiles` the host sized for). A trivial pass (every key has the same digit) writes
-// nothing: the downsweep copies instead.
+// The downsweep's tile t starts digit d at offsets[d * groups + t / GROUP_TILES] + prefix of d at
+// t. Tiles at or past the key count count zero keys (a count read from the GPU is at most the
+// `tiles` the host sized for). A trivial pass (every key has the same digit) writes nothing:
+// the downsweep copies instead.
 #include "vkprim.glsl"
 #include "radix.glsl"
 
@@ -23,11 +25,13 @@ layout(push_constant) uniform Push {
   uint64_t varying_addr; // radix_histogram.comp's varying words
   uint64_t prefix_addr;  // 128 * tiles u32: packed 16-bit prefixes within the group
   uint64_t totals_addr;  // 256 * groups u32: digit counts per group, digit-major
+  uint64_t digits_addr;  // stripes * 256 u32, zeroed: the pass's digit counts
   uint64_t count_addr;
   uint n;
   uint tiles;
   uint shift;            // first bit of this pass's digit
   uint bits;             // digit width, 1..8
+  uint stripes;
 } pc;
 
 shared uint s_hist[GROUP_TILES * RADIX_DIGITS];  // tile j of the group: [j * 256, (j + 1) * 256)
@@ -73,6 +77,7 @@ void main() {
       sum += c;
     }
     U32Buf(pc.totals_addr).v[d * groups + group] = sum;
+    if (sum != 0u) atomicAdd(U32Buf(pc.digits_addr).v[(group % pc.stripes) * RADIX_DIGITS + d], sum);
   }
   barrier();
   for (uint i = lid; i < GROUP_TILES * (RADIX_DIGITS / 2u); i += WG_SIZE) {

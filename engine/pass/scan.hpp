@@ -1,7 +1,5 @@
 // Pass layer for scan and reduce: push-constant blocks mirroring shaders/scan_tiles.comp,
-// reduce_tiles.comp, scan_partials.comp, scan_ranges.comp and segment_heads.comp, and
-// ScanInternals, the entry points of the library's own passes that zero a scan's temporary
-// storage themselves.
+// reduce_tiles.comp, scan_partials.comp, scan_ranges.comp and segment_heads.comp.
 #pragma once
 
 #include <cstddef>
@@ -50,13 +48,5 @@ inline constexpr uint32_t kReduceTilesPushBytes = 48;
 inline constexpr uint32_t kScanPartialsPushBytes = 20;
 inline constexpr uint32_t kScanRangesPushBytes = 56;
 inline constexpr uint32_t kSegmentHeadsPushBytes = 32;
-
-// Scan::exclusive for a caller that has zeroed all temp_bytes(n) of `temp` itself, together
-// with its own state (the radix sort: every digit pass's count scan in the sort's one upfront
-// fill), so that the single pass records no fill and no barrier of its own.
-struct ScanInternals {
-  static Status exclusive_zeroed(const Scan& s, VkCommandBuffer cmd, BufferView in, BufferView out,
-                                 uint64_t n, BufferView temp);
-};
 
 }  // namespace vkprim::detail

@@ -17,10 +17,16 @@ struct RadixHistogramPush {
 static_assert(offsetof(RadixHistogramPush, n) == 32 && offsetof(RadixHistogramPush, passes) == 44);
 
 struct RadixUpsweepPush {
-  uint64_t keys, varying, prefix, totals, count;
-  uint32_t n, tiles, shift, bits;
+  uint64_t keys, varying, prefix, totals, digits, count;
+  uint32_t n, tiles, shift, bits, stripes;
 };
-static_assert(offsetof(RadixUpsweepPush, n) == 40 && offsetof(RadixUpsweepPush, bits) == 52);
+static_assert(offsetof(RadixUpsweepPush, n) == 48 && offsetof(RadixUpsweepPush, stripes) == 64);
+
+struct RadixOffsetsPush {
+  uint64_t totals, digits, offsets;
+  uint32_t groups, stripes, rows;
+};
+static_assert(offsetof(RadixOffsetsPush, rows) == 32);
 
 struct RadixDownsweepPush {
   uint64_t keys_in, keys_out, values_in, values_out, varying, prefix, offsets, count;
@@ -69,6 +75,11 @@ struct SortInternals {
   static RadixUpfront upfront(const RadixSort& s, uint64_t n, BufferView temp, uint32_t begin_bit,
                               uint32_t end_bit);
   static RadixTempLayout layout(const RadixSort& s, uint64_t n, bool pairs);
+  // Reduce-then-scan's offsets pass alone (radix_offsets.comp), for its test: `totals` holds
+  // 256 * groups u32 (digit-major), `digits` tuning::kRadixCountStripes * 256 u32 (the digit
+  // counts in stripes by group), `offsets` receives 256 * groups u32.
+  static Status record_offsets(const RadixSort& s, VkCommandBuffer cmd, BufferView totals, BufferView digits,
+                               BufferView offsets, uint32_t groups);
   // sort_pairs for n (host) keys whose upfront count (over the same bits) is already in temp.
   static Status sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd, BufferView keys_in,
                                    BufferView values_in, BufferView keys_out,
@@ -77,7 +88,8 @@ struct SortInternals {
 };
 
 inline constexpr uint32_t kRadixHistogramPushBytes = 48;
-inline constexpr uint32_t kRadixUpsweepPushBytes = 56;
+inline constexpr uint32_t kRadixUpsweepPushBytes = 68;
+inline constexpr uint32_t kRadixOffsetsPushBytes = 36;
 inline constexpr uint32_t kRadixDownsweepPushBytes = 88;
 inline constexpr uint32_t kRadixOnesweepPushBytes = 100;
 

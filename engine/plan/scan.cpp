@@ -109,10 +109,8 @@ struct ScanPlan {
   }
 
   // Records a scan. `heads` nonzero for segmented scans.
-  // `zeroed`: temp is known to be zero (ScanInternals), so the single pass needs no fill.
   Status record_scan(VkCommandBuffer cmd, BufferView in, uint64_t heads, BufferView out,
-                     const Count& count, BufferView temp_in, bool exclusive, uint64_t heads_reserved,
-                     bool zeroed = false) const {
+                     const Count& count, BufferView temp_in, bool exclusive, uint64_t heads_reserved) const {
     VKPRIM_TRY(check_count(count));
     const uint64_t n = count.n;
     VKPRIM_TRY(check_view("input", in, n * esz));
@@ -131,10 +129,8 @@ struct ScanPlan {
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and inputs) are done
     if (!count.is_device() && n == 0) return {};
     if (s == ScanStrategy::single_pass) {
-      if (!zeroed) {
-        VKPRIM_TRY(fill->record(cmd, work.sub(0, align16(state_bytes(n))), uint32_t(0)));
-        compute_to_compute_barrier(*ctx, cmd);
-      }
+      VKPRIM_TRY(fill->record(cmd, work.sub(0, align16(state_bytes(n))), uint32_t(0)));
+      compute_to_compute_barrier(*ctx, cmd);
       ScanTilesPush p{in.address, out.address, heads, work.address, count_addr, n,
                       flags, spin_limit, stall_period};
       const auto [gx, gy] = single_groups(n);
@@ -276,11 +272,6 @@ Status Scan::inclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count
 }
 Status Scan::exclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n, BufferView temp) const {
   return plan_->record_scan(cmd, in, 0, out, n, temp, true, 0);
-}
-
-Status detail::ScanInternals::exclusive_zeroed(const Scan& s, VkCommandBuffer cmd, BufferView in,
-                                               BufferView out, uint64_t n, BufferView temp) {
-  return s.plan_->record_scan(cmd, in, 0, out, n, temp, true, 0, true);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,12 +3,13 @@
 // bits varies (all keys share its digit) becomes a copy, decided on the GPU. Two algorithms
 // (include/vkprim/sort.hpp; choose_algorithm picks one per call). Per sort:
 //   reduce-then-scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
-//     fill(varying bits, every pass's count-scan temp; 0)
+//     fill(varying bits, every pass's digit counts; 0)
 //       -> radix_varying (the varying bits only: it needs no digit counts)
 //     per digit pass p: radix_upsweep (digit counts per group of tuning::kRadixUpsweepTiles
-//                       tiles, digit-major, and each tile's 16-bit prefixes within its group)
-//                       -> exclusive scan of the group counts into the digit offsets (its
-//                          temporary storage zeroed with the varying bits, so no fill per pass)
+//                       tiles, digit-major, each tile's 16-bit prefixes within its group, and
+//                       the pass's digit counts by atomics)
+//                       -> radix_offsets (the group counts into offsets: one workgroup per
+//                          digit scans its row, none waits on another)
 //                       -> radix_downsweep (stable rank within the tile + scatter; or a copy)
 //   onesweep:
 //     fill(hist, varying, pass counters, state region 0; 0)
@@ -25,7 +26,6 @@
 // writes keys_out; the input is never written.
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
-#include "pass/scan.hpp"
 #include "pass/sort.hpp"
 #include "plan/tuning.hpp"
 
@@ -44,7 +44,7 @@ std::string str(uint64_t v) { return std::to_string(v); }
 
 // The algorithm a sort of at most n keys of key_bytes runs, with values of value_bytes (0: keys
 // only). automatic, on GPUs: onesweep up to tuning::radix_onesweep_auto_keys(key_bytes,
-// value_bytes) keys, where its fewer dispatches (no per-pass upsweep and count scan) win,
+// value_bytes) keys, where its fewer dispatches (no per-pass upsweep and offsets pass) win,
 // reduce-then-scan beyond, where its lighter downsweep wins; on CPU devices (lavapipe)
 // reduce-then-scan, which never waits on another workgroup (as the scan's default). onesweep's
 // state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts by reduce-then-scan.
@@ -79,7 +79,7 @@ struct SortPlan {
   Pipeline varying, upsweep_keys, downsweep_keys;      // keys_tile
   Pipeline upsweep_pairs, downsweep_pairs;             // tile; where value_bytes != 0
   Pipeline histogram, onesweep_keys, onesweep_pairs;  // tile; only where onesweep may run
-  std::optional<Scan> scan;  // u32 exclusive sum of the digit counts
+  Pipeline offsets;                                    // reduce-then-scan's group counts' scan
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
@@ -99,24 +99,23 @@ struct SortPlan {
     return (tiles + tuning::kRadixUpsweepTiles - 1) / tuning::kRadixUpsweepTiles;
   }
   uint64_t totals_words(uint64_t n) const { return 256 * groups(max_tiles(n)); }
-  // One digit pass's count scan's temporary storage (each pass has its own, zeroed up front).
-  uint64_t scan_region(uint64_t n) const { return align16(scan->temp_bytes(totals_words(n))); }
+  // One digit pass's digit counts (radix_upsweep: tuning::kRadixCountStripes copies of 256).
+  static constexpr uint64_t kDigitsBytes = tuning::kRadixCountStripes * 256 * 4;
   bool cpu = false;  // a CPU device (lavapipe): automatic never picks onesweep
   SortAlgorithm algorithm(uint64_t n, bool pairs) const {
     return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu);
   }
 
-  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [scan temp of each digit pass]
-  // [tile prefixes: 128 u32 per tile] [group counts] [their exclusive scan] [keys] [values] (the
-  // scan out of place: the single pass where the device takes it; in place it would be
-  // reduce-then-scan's three dispatches). Onesweep: [histogram: 8 passes x 256 u32] [varying
-  // bits] [state 0] [state 1] [keys] [values], state regions of a 4-word header (the tile
-  // counter) and 256 words per tile. What is zeroed up front is contiguous (upfront()): the
-  // varying bits and, after them, the passes' scan temps (reduce-then-scan) or, for onesweep,
-  // the histogram before them and the first pass's state after them. A sort of pairs may run
+  // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts of each digit pass]
+  // [tile prefixes: 128 u32 per tile] [group counts] [their offsets] [keys] [values]. Onesweep:
+  // [histogram: 8 passes x 256 u32] [varying bits] [state 0] [state 1] [keys] [values], state
+  // regions of a 4-word header (the tile counter) and 256 words per tile. What is zeroed up front
+  // is contiguous (upfront()): the varying bits and, after them, the passes' digit counts
+  // (reduce-then-scan) or, for onesweep, the histogram before them and the first pass's state
+  // after them. A sort of pairs may run
   // the other algorithm than one of keys alone: temp_bytes covers both.
   struct Layout {
-    uint64_t hist = 0, varying = 0, prefix = 0, totals = 0, offsets = 0, scan = 0, state0 = 0, state1 = 0,
+    uint64_t hist = 0, varying = 0, digits = 0, prefix = 0, totals = 0, offsets = 0, state0 = 0, state1 = 0,
              keys = 0, values = 0, total = 0;
   };
   uint64_t state_bytes(uint64_t n) const { return align16((kRadixOnesweepHeaderWords + counts_words(n)) * 4); }
@@ -128,8 +127,8 @@ struct SortPlan {
       l.state1 = l.state0 + state_bytes(n);
       l.keys = l.state1 + state_bytes(n);
     } else {
-      l.scan = kRadixVaryingBytes;
-      l.prefix = l.scan + key_bits() / 8 * scan_region(n);
+      l.digits = kRadixVaryingBytes;
+      l.prefix = l.digits + key_bits() / 8 * kDigitsBytes;
       l.totals = l.prefix + align16(max_tiles(n) * 128 * 4);  // two 16-bit prefixes per word
       l.offsets = l.totals + align16(totals_words(n) * 4);
       l.keys = l.offsets + align16(totals_words(n) * 4);
@@ -170,7 +169,7 @@ struct SortPlan {
   }
 
   // Where the upfront count of n keys goes in temp (layout(n, pairs)), and what is zeroed before it:
-  // the varying bits, and after them reduce-then-scan's scan temps of the digit passes, or for
+  // the varying bits, and after them reduce-then-scan's digit counts of the digit passes, or for
   // onesweep the histogram before them and the first pass's state after them (contiguous).
   RadixUpfront upfront(uint64_t n, bool pairs, BufferView temp, uint32_t begin_bit, uint32_t end_bit) const {
     const Layout l = layout(n, pairs);
@@ -182,7 +181,7 @@ struct SortPlan {
     u.flags = key_flags;
     u.passes = (end_bit - begin_bit + 7) / 8;
     const uint64_t zero_from = onesweep ? l.hist : l.varying;
-    const uint64_t zero_to = onesweep ? l.state1 : l.scan + u.passes * scan_region(n);
+    const uint64_t zero_to = onesweep ? l.state1 : l.digits + u.passes * kDigitsBytes;
     u.zero = temp.sub(zero_from, zero_to - zero_from);
     return u;
   }
@@ -289,22 +288,23 @@ struct SortPlan {
     }
 
     const auto [ux, uy] = grid(groups(nt));
-    const uint64_t total_words = 256 * groups(nt);
-    const BufferView totals_view = temp->sub(l.totals, total_words * 4);
-    const BufferView offsets_view = temp->sub(l.offsets, total_words * 4);
+    const uint64_t totals = temp->address + l.totals, offsets_addr = temp->address + l.offsets;
     const uint64_t prefix = temp->address + l.prefix;
+
     const Pipeline& upsweep = pairs ? upsweep_pairs : upsweep_keys;
     uint64_t src_k = keys_in.address, src_v = vin;
     for (uint32_t p = 0; p < passes; ++p) {
       uint64_t dst_k, dst_v;
       uint32_t shift, bits;
       pass_target(p, dst_k, dst_v, shift, bits);
-      RadixUpsweepPush up{src_k, varying_addr, prefix, totals_view.address, count_addr, uint32_t(n), nt, shift, bits};
+      const uint64_t digits = temp->address + l.digits + p * kDigitsBytes;
+      RadixUpsweepPush up{src_k, varying_addr, prefix, totals, digits, count_addr, uint32_t(n), nt, shift, bits,
+                          tuning::kRadixCountStripes};
       upsweep.dispatch(cmd, &up, ux, uy);
-      const BufferView scan_temp = temp->sub(l.scan + p * scan_region(n), scan_region(n));
-      VKPRIM_TRY(ScanInternals::exclusive_zeroed(*scan, cmd, totals_view, offsets_view, total_words, scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
-      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, prefix, offsets_view.address,
+      record_offsets(cmd, totals, digits, offsets_addr, uint32_t(groups(nt)));
+      compute_to_compute_barrier(*ctx, cmd);
+      RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, prefix, offsets_addr,
                             count_addr, uint32_t(n), nt, shift, bits, 0, tuning::kRadixUpsweepTiles};
       down.dispatch(cmd, &dp, gx, gy);
       if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
@@ -312,6 +312,15 @@ struct SortPlan {
       src_v = dst_v;
     }
     return {};
+  }
+
+  // radix_offsets over 256 rows of `groups` counts: workgroups of as many rows (a power of two) as
+  // fill one chunk of the pass's tile, so that short rows do not cost a workgroup each.
+  void record_offsets(VkCommandBuffer cmd, uint64_t totals, uint64_t digits, uint64_t out, uint32_t groups) const {
+    uint32_t rows = 1;
+    while (rows < 256 && 2 * uint64_t(rows) * groups <= offsets.tile_items()) rows *= 2;
+    RadixOffsetsPush p{totals, digits, out, groups, tuning::kRadixCountStripes, rows};
+    offsets.dispatch(cmd, &p, 256 / rows);
   }
 
   uint64_t temp_bytes(uint64_t n) const {
@@ -327,6 +336,16 @@ RadixUpfront SortInternals::upfront(const RadixSort& s, uint64_t n, BufferView t
 RadixTempLayout SortInternals::layout(const RadixSort& s, uint64_t n, bool pairs) {
   const auto l = s.plan_->layout(n, pairs);
   return {l.varying, l.prefix, l.state0};
+}
+
+Status SortInternals::record_offsets(const RadixSort& s, VkCommandBuffer cmd, BufferView totals, BufferView digits,
+                                     BufferView offsets, uint32_t groups) {
+  const uint64_t words = 256 * uint64_t(groups);
+  if (groups == 0 || totals.size < words * 4 || offsets.size < words * 4 ||
+      digits.size < tuning::kRadixCountStripes * 256 * 4)
+    return make_error(Errc::invalid_argument, "RadixSort: record_offsets: buffers too small for " + str(groups) + " groups");
+  s.plan_->record_offsets(cmd, totals.address, digits.address, offsets.address, groups);
+  return {};
 }
 
 Status SortInternals::sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd,
@@ -471,11 +490,16 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
       VKPRIM_TRY(
           ranking("radix_onesweep", one_push, o.value_bytes, plan->tile, plan->onesweep_pairs));
   }
-  ScanOptions so;
-  so.use_subgroup_ops = o.use_subgroup_ops;
-  auto scan = Scan::create(context, ValueType::u32, ScanOp::sum, so);
-  if (!scan) return scan.error();
-  plan->scan.emplace(std::move(*scan));
+  // The group counts' offsets: one workgroup per digit (at least 256 invocations, as the tiles).
+  uint32_t offsets_wg = detail::tuning::kRadixOffsetsWorkgroup;
+  while (offsets_wg > caps.max_workgroup_invocations) offsets_wg /= 2;
+  const bool sg_scan = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                       caps.max_subgroup_size <= offsets_wg;
+  auto offsets = detail::Pipeline::create_variant(*plan->ctx, sg_scan ? "radix_offsets_sg" : "radix_offsets_wg",
+                                                  detail::kRadixOffsetsPushBytes, offsets_wg,
+                                                  detail::tuning::kRadixOffsetsItems, sg_scan);
+  if (!offsets) return offsets.error();
+  plan->offsets = std::move(*offsets);
   auto fill = Fill::create(context);
   if (!fill) return fill.error();
   plan->fill.emplace(std::move(*fill));

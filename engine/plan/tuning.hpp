@@ -90,7 +90,7 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // The upsweep counts this many consecutive tiles per workgroup (a group), and writes one count
-// per digit and group (which the count scan reads) and each tile's 16-bit prefixes within its
+// per digit and group (which radix_offsets scans) and each tile's 16-bit prefixes within its
 // group. H200, docs/benchmarks.md: session 5 took 8 tiles per workgroup so that the digit-major
 // counts, then one per tile, filled whole 32-byte sectors; session 22 counts per group (2^28,
 // median ms, one count per tile / per group: u32 keys 6.50 / 6.22, u32 pairs 10.10 / 9.85, u64
@@ -98,6 +98,19 @@ inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, 
 // upsweep 1.11 -> 1.54 ms), groups of 4 at 2^28 (u32 keys 6.30-6.37 / 6.40-6.41) though 1-2 %
 // faster at 2^22-2^23.
 inline constexpr uint32_t kRadixUpsweepTiles = 8;
+// Reduce-then-scan's group counts become offsets in radix_offsets.comp: workgroups of this many
+// invocations (or the device's largest power of two below it; at least 256), each scanning the
+// rows of a power-of-two number of digits (one where a row fills a chunk) in chunks of
+// kRadixOffsetsItems consecutive counts per invocation (the shader fixes ITEMS at 8:
+// shaders/CMakeLists.txt). The upsweep adds the pass's digit counts, which each workgroup starts
+// from, into kRadixCountStripes copies of 256 words (copy g % stripes for group g). H200,
+// docs/benchmarks.md session 24 (call 5, ms per sort of 4 passes, the device-wide single-pass
+// scan it replaced / radix_offsets): u32 keys 2^24 0.049 / 0.029, 2^28 0.069 / 0.056; one
+// workgroup per digit, chunks read and written straight from global memory (call 4): 2^28
+// 0.124. One copy of the digit counts (call 1): the upsweep of 2^28 u32 keys 1.14 -> 1.34 ms.
+inline constexpr uint32_t kRadixOffsetsWorkgroup = 512;
+inline constexpr uint32_t kRadixOffsetsItems = 8;
+inline constexpr uint32_t kRadixCountStripes = 8;
 // The upfront pass (radix_histogram.comp: the varying key bits, and onesweep's histogram)
 // visits tiles of kRadixHistogramTile keys grid-stride, in workgroups of
 // kRadixHistogramWorkgroup invocations (or the device's largest power of two below it), at most
@@ -164,16 +177,20 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // 2^25 2.487 / 2.605; u64 pairs 2^25 4.18 / 3.54. Call 6, with the count scans' fills folded
 // into the sort's upfront one (reduce-then-scan 2-10 % faster from 2^21 to 2^24): u32 keys 2^22
 // 0.213 / 0.188, 2^23 0.315 / 0.342; u32 pairs 2^22 0.249 / 0.228, 2^23 0.394 / 0.396, 2^24
-// 0.688 / 0.731; u64 keys 2^23 0.752 / 0.726, 2^24 1.327 / 1.351. So:
-// 4-byte keys alone up to 2^22, 4-byte keys with values up to 2^23; 8-byte keys alone up to
-// 2^23; 8-byte keys with values always (to kRadixOnesweepMaxKeys). (4-byte keys with 8-byte
-// values, unmeasured, take the 4-byte pairs' rule.) Pairs of 8-byte keys take the same 512 x 8
-// tiles in both algorithms, so onesweep's one pass per digit is the downsweep without the
-// upsweep and count scan; keys alone rank tiles of 384 x 9 or 384 x 8 in reduce-then-scan
-// (three workgroups per SM), which wins from 2^23 (4-byte) and 2^24 (8-byte) keys.
+// 0.688 / 0.731; u64 keys 2^23 0.752 / 0.726, 2^24 1.327 / 1.351. Session 24 (call 5), with the
+// count scan replaced by radix_offsets (reduce-then-scan 1-9 % faster from 2^21 to 2^24): u32
+// keys 2^22 0.197 / 0.186, 2^23 0.292 / 0.334; u32 pairs 2^22 0.241 / 0.226, 2^23 0.379 / 0.393;
+// u64 keys 2^22 0.438 / 0.407, 2^23 0.708 / 0.722; u64 pairs 2^23 1.086 / 0.963. So:
+// 4-byte keys, alone or with values, up to 2^22; 8-byte keys alone up to 2^22; 8-byte keys with
+// values always (to kRadixOnesweepMaxKeys). (4-byte keys with 8-byte values, unmeasured, take
+// the 4-byte pairs' rule.) Pairs take the same 512 x 8 tiles in both algorithms, so onesweep's
+// one pass per digit is the downsweep without the upsweep and offsets pass: with 8-byte keys it
+// wins at every size, with 4-byte keys (half the upsweep's reads) up to 2^22 since session 24;
+// keys alone rank tiles of 384 x 9 or 384 x 8 in reduce-then-scan (three workgroups per SM),
+// which wins from 2^23 keys.
 constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes) {
-  if (key_bytes <= 4) return uint64_t(1) << (value_bytes ? 23 : 22);
-  return value_bytes ? kRadixOnesweepMaxKeys : uint64_t(1) << 23;
+  if (key_bytes <= 4) return uint64_t(1) << 22;
+  return value_bytes ? kRadixOnesweepMaxKeys : uint64_t(1) << 22;
 }
 constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
                                                uint32_t min_subgroup) {

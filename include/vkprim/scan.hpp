@@ -75,7 +75,6 @@ struct Count {
 
 namespace detail {
 struct ScanPlan;
-struct ScanInternals;  // the library's own users of the plan (engine/pass/scan.hpp)
 }
 
 class Scan {
@@ -103,7 +102,6 @@ class Scan {
   ~Scan();
 
  private:
-  friend struct detail::ScanInternals;
   explicit Scan(std::unique_ptr<detail::ScanPlan>);
   std::unique_ptr<detail::ScanPlan> plan_;
 };

@@ -15,12 +15,13 @@
 // digit and copies instead (onesweep also takes its histogram of every digit there, as in
 // Onesweep). Both are stable and hang-free.
 // - reduce_then_scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
-//   per pass, digit counts per group of 8 tiles and each tile's prefixes within its group (keys
-//   read; one group per workgroup), one exclusive scan of the group counts (vkprim::Scan), then
-//   a stable rank within the tile and a scatter (keys read again, one tile per workgroup). No
-//   inter-workgroup waiting. Traffic per pass: keys read twice and written once (+ values read
-//   and written once), + the prefixes (128 u32 per tile) written and read, and the group counts
-//   (256 u32 per group) written, scanned and read.
+//   per pass, digit counts per group of 8 tiles, each tile's prefixes within its group and the
+//   pass's digit counts (keys read; one group per workgroup), the group counts turned into
+//   offsets (their exclusive scan, one workgroup per row of digits: each starts from the digit
+//   counts, so none waits on another), then a stable rank within the tile and a scatter (keys
+//   read again, one tile per workgroup). No inter-workgroup waiting. Traffic per pass: keys
+//   read twice and written once (+ values read and written once), + the prefixes (128 u32 per
+//   tile) written and read, and the group counts (256 u32 per group) written, scanned and read.
 // - onesweep (Adinets & Merrill 2022, "Onesweep: A Faster Least Significant Digit Radix Sort for
 //   GPUs"): per pass ONE dispatch: each tile reads its keys once, ranks them, publishes its 256
 //   digit counts, obtains each digit's global offset by decoupled look-back over its
@@ -31,10 +32,10 @@
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
-// - automatic: on GPUs, onesweep (fewer dispatches: no per-pass upsweep and count scan) up to
-//   2^22 keys of 4 bytes alone, 2^23 keys of 4 bytes with values, 2^23 keys of 8 bytes alone,
-//   and for 8-byte keys with values at every size it can take; reduce-then-scan beyond (a
-//   lighter downsweep), as measured on an H200 (docs/benchmarks.md, sessions 11, 20-22);
+// - automatic: on GPUs, onesweep (fewer dispatches: no per-pass upsweep and offsets pass) up to
+//   2^22 keys of 4 bytes (alone or with values) and of 8 bytes alone, and for 8-byte keys with
+//   values at every size it can take; reduce-then-scan beyond (a lighter downsweep), as
+//   measured on an H200 (docs/benchmarks.md, sessions 11, 20-22 and 24);
 //   on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup. The
 //   rule is one function, choose_algorithm in engine/plan/sort.cpp; a call with a
 //   Count::on_device decides from the count's maximum.
@@ -56,8 +57,8 @@
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
 // n * (key + value bytes), plus reduce-then-scan: up to n / 4 bytes (per tile of 3072 keys or
 // more, 128 u32 of 16-bit digit prefixes within its group of 8 tiles; per group, 256 u32 digit
-// counts and their exclusive scan) and, for each digit pass, the count scan's temporary
-// storage (all of them zeroed with the varying bits by one fill up front);
+// counts and their offsets) and, for each digit pass, 8 KiB of digit counts (all of them
+// zeroed with the varying bits by one fill up front);
 // onesweep: 8 KiB (the histogram) and two look-back state regions of as many bytes each
 // (passes alternate between them; each pass zeroes the next pass's region as it goes, so only
 // the first is filled up front). Both are sized for the object's smaller tile (keys only), so

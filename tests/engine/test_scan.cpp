@@ -1,7 +1,6 @@
 // Scan, reduce and segmented scan against std::inclusive_scan / exclusive_scan / a CPU twin, on
 // every type, operator, strategy and subgroup path, at awkward sizes; outputs poisoned first.
 #include "gpu.hpp"
-#include "pass/scan.hpp"  // detail::ScanInternals
 
 #include <catch2/catch.hpp>
 
@@ -511,34 +510,4 @@ TEST_CASE("segmented scan by head flags and by offsets", "[segmented]") {
   segmented_matrix<float>();
   segmented_matrix<int64_t>();
   segmented_matrix<double>();
-}
-
-TEST_CASE("the count scan's internal entry uses the caller's zeroing and records none", "[scan]") {
-  // detail::ScanInternals::exclusive_zeroed (the radix sort's digit passes): the single pass on
-  // temporary storage that the caller zeroed; the scan records no fill of its own, so a second
-  // call on the spent storage finds its tile counter past the last tile and writes nothing.
-  auto& rt = test::gpu();
-  ScanOptions o;
-  o.strategy = ScanStrategy::single_pass;
-  auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
-  auto fill = Fill::create(rt.context()).value();
-  for (uint64_t n : {uint64_t(1), 3 * kTile32 + 17, uint64_t(100003)}) {
-    INFO("n=" << n);
-    const auto x = test::random_values<uint32_t>(n, uint32_t(n));
-    auto in = rt.upload(x).value();
-    Buffer temp = test::poisoned(rt, scan.temp_bytes(n));
-    Buffer out = test::poisoned(rt, n * 4);
-    rt.submit([&](VkCommandBuffer cmd) -> Status {
-        VKPRIM_TRY(fill.record(cmd, temp.view(), uint32_t(0)));
-        return detail::ScanInternals::exclusive_zeroed(scan, cmd, in.view(), out.view(), n, temp.view());
-      }).value();
-    std::vector<uint32_t> want(n);
-    std::exclusive_scan(x.begin(), x.end(), want.begin(), 0u);
-    CHECK(rt.download<uint32_t>(out, n).value() == want);
-    Buffer again = test::poisoned(rt, n * 4);
-    rt.submit([&](VkCommandBuffer cmd) {
-        return detail::ScanInternals::exclusive_zeroed(scan, cmd, in.view(), again.view(), n, temp.view());
-      }).value();
-    CHECK(rt.download<uint32_t>(again, 1).value()[0] == 0xDEADBEEFu);
-  }
 }
