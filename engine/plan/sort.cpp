@@ -8,8 +8,8 @@
 //     per digit pass p: radix_upsweep (digit counts per group of tuning::kRadixUpsweepTiles
 //                       tiles, digit-major, each tile's 16-bit prefixes within its group, and
 //                       the pass's digit counts by atomics)
-//                       -> radix_offsets (the group counts into offsets: one workgroup per
-//                          digit scans its row, none waits on another)
+//                       -> radix_offsets (the group counts into offsets: each workgroup scans
+//                          the rows of some digits from the digit counts, none waits on another)
 //                       -> radix_downsweep (stable rank within the tile + scatter; or a copy)
 //   onesweep:
 //     fill(hist, varying, pass counters, state region 0; 0)
@@ -112,8 +112,8 @@ struct SortPlan {
   // regions of a 4-word header (the tile counter) and 256 words per tile. What is zeroed up front
   // is contiguous (upfront()): the varying bits and, after them, the passes' digit counts
   // (reduce-then-scan) or, for onesweep, the histogram before them and the first pass's state
-  // after them. A sort of pairs may run
-  // the other algorithm than one of keys alone: temp_bytes covers both.
+  // after them. A sort of pairs may run the other algorithm than one of keys alone: temp_bytes
+  // covers both.
   struct Layout {
     uint64_t hist = 0, varying = 0, digits = 0, prefix = 0, totals = 0, offsets = 0, state0 = 0, state1 = 0,
              keys = 0, values = 0, total = 0;
@@ -290,7 +290,6 @@ struct SortPlan {
     const auto [ux, uy] = grid(groups(nt));
     const uint64_t totals = temp->address + l.totals, offsets_addr = temp->address + l.offsets;
     const uint64_t prefix = temp->address + l.prefix;
-
     const Pipeline& upsweep = pairs ? upsweep_pairs : upsweep_keys;
     uint64_t src_k = keys_in.address, src_v = vin;
     for (uint32_t p = 0; p < passes; ++p) {
@@ -490,7 +489,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
       VKPRIM_TRY(
           ranking("radix_onesweep", one_push, o.value_bytes, plan->tile, plan->onesweep_pairs));
   }
-  // The group counts' offsets: one workgroup per digit (at least 256 invocations, as the tiles).
+  // The group counts' offsets (tuning::kRadixOffsetsWorkgroup; at least 256 invocations, as the
+  // ranking tiles need).
   uint32_t offsets_wg = detail::tuning::kRadixOffsetsWorkgroup;
   while (offsets_wg > caps.max_workgroup_invocations) offsets_wg /= 2;
   const bool sg_scan = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
