@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vkprim/scan.hpp>
 
 namespace vkprim::detail {
 
