@@ -8,24 +8,27 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Sr
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer Dst { WORD v[]; };
 
 layout(push_constant) uniform Push {
-  Src src;
-  Dst dst;
+  uint64_t src;  // n WORDs
+  uint64_t dst;
   uint n;
 } pc;
 
 void main() {
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = (pc.n + tile_items - 1) / tile_items;
+  const uint lid = gl_LocalInvocationID.x;
   FOR_EACH_TILE(tile, tiles) {
-    const uint base = tile * tile_items + gl_LocalInvocationID.x;
-    if (base + (ITEMS - 1) * WG_SIZE < pc.n) {
+    const uint first = tile * tile_items;  // the tile's references, then indices within it
+    Src src = Src(ELEM_ADDR(pc.src, first, WORD_SIZE));
+    Dst dst = Dst(ELEM_ADDR(pc.dst, first, WORD_SIZE));
+    if (first + lid + (ITEMS - 1) * WG_SIZE < pc.n) {
       WORD r[ITEMS];  // full tile: all loads in flight before the stores
-      [[unroll]] for (uint k = 0; k < ITEMS; ++k) r[k] = pc.src.v[base + k * WG_SIZE];
-      [[unroll]] for (uint k = 0; k < ITEMS; ++k) pc.dst.v[base + k * WG_SIZE] = r[k];
+      [[unroll]] for (uint k = 0; k < ITEMS; ++k) r[k] = src.v[lid + k * WG_SIZE];
+      [[unroll]] for (uint k = 0; k < ITEMS; ++k) dst.v[lid + k * WG_SIZE] = r[k];
     } else {
       [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-        const uint i = base + k * WG_SIZE;
-        if (i < pc.n) pc.dst.v[i] = pc.src.v[i];
+        const uint i = lid + k * WG_SIZE;
+        if (first + i < pc.n) dst.v[i] = src.v[i];
       }
     }
   }

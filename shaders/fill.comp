@@ -6,8 +6,8 @@
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer Dst { WORD v[]; };
 
 layout(push_constant) uniform Push {
-  Dst dst;
-  uvec4 value;  // the first components that WORD holds are used
+  uint64_t dst;  // n WORDs
+  uvec4 value;   // the first components that WORD holds are used
   uint n;
 } pc;
 
@@ -16,10 +16,11 @@ void main() {
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = (pc.n + tile_items - 1) / tile_items;
   FOR_EACH_TILE(tile, tiles) {
-    const uint base = tile * tile_items + gl_LocalInvocationID.x;
+    const uint first = tile * tile_items;
+    Dst dst = Dst(ELEM_ADDR(pc.dst, first, WORD_SIZE));  // indices within the tile (vkprim.glsl)
     [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-      const uint i = base + k * WG_SIZE;
-      if (i < pc.n) pc.dst.v[i] = value;
+      const uint i = gl_LocalInvocationID.x + k * WG_SIZE;
+      if (first + i < pc.n) dst.v[i] = value;
     }
   }
 }

@@ -7,15 +7,17 @@
 #if WORDS == 1
 #define ELEM uint
 #define ElemBuf U32Buf
+#define ELEM_SIZE 4
 #else
 #define ELEM uvec2
 #define ElemBuf U32x2Buf
+#define ELEM_SIZE 8
 #endif
 
 layout(push_constant) uniform Push {
-  ElemBuf src;
-  U32Buf idx;
-  ElemBuf dst;
+  uint64_t src;  // ELEMs
+  uint64_t idx;  // n u32
+  uint64_t dst;  // ELEMs
   uint64_t src_n;
   uvec2 fallback;
   uint n;
@@ -26,12 +28,16 @@ void main() {
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = (pc.n + tile_items - 1) / tile_items;
   FOR_EACH_TILE(tile, tiles) {
-    const uint base = tile * tile_items + gl_LocalInvocationID.x;
+    // The tile's index and output references, indexed within the tile; src element j by its
+    // 64-bit address (vkprim.glsl).
+    const uint first = tile * tile_items;
+    U32Buf idx = U32Buf(ELEM_ADDR(pc.idx, first, 4));
+    ElemBuf dst = ElemBuf(ELEM_ADDR(pc.dst, first, ELEM_SIZE));
     [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-      const uint i = base + k * WG_SIZE;
-      if (i < pc.n) {
-        const uint j = pc.idx.v[i];
-        pc.dst.v[i] = uint64_t(j) < pc.src_n ? pc.src.v[j] : fallback;
+      const uint i = gl_LocalInvocationID.x + k * WG_SIZE;
+      if (first + i < pc.n) {
+        const uint j = idx.v[i];
+        dst.v[i] = uint64_t(j) < pc.src_n ? ElemBuf(ELEM_ADDR(pc.src, j, ELEM_SIZE)).v[0] : fallback;
       }
     }
   }

@@ -32,7 +32,7 @@ layout(constant_id = 2) const uint HIST_BINS = 256;
 shared uint s_hist[HIST_BINS];
 #define BIN_ADD(b) atomicAdd(s_hist[b], 1u)
 #else
-#define BIN_ADD(b) atomicAdd(U32Buf(pc.hist_addr).v[b], 1u)
+#define BIN_ADD(b) atomicAdd(U32Buf(ELEM_ADDR(pc.hist_addr, b, 4)).v[0], 1u)
 #endif
 
 void count_sample(uint bits) {
@@ -71,19 +71,20 @@ void main() {
   for (uint i = lid; i < pc.bins; i += WG_SIZE) s_hist[i] = 0u;
   barrier();
 #endif
-  U32Buf samples = U32Buf(pc.samples_addr);
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
   FOR_EACH_TILE(tile, tiles) {
-    const uint64_t base = uint64_t(tile) * tile_items + lid;
+    const uint64_t first = uint64_t(tile) * tile_items;
+    const uint valid = uint(min(uint64_t(n) - first, uint64_t(tile_items)));
+    U32Buf samples = U32Buf(ELEM_ADDR(pc.samples_addr, first, 4));  // indexed within the tile
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      const uint64_t i = base + k * WG_SIZE;
-      if (i < n) count_sample(samples.v[uint(i)]);
+      const uint i = lid + k * WG_SIZE;
+      if (i < valid) count_sample(samples.v[i]);
     }
   }
 #if defined(HIST_SHARED)
   barrier();
   for (uint i = lid; i < pc.bins; i += WG_SIZE)
-    if (s_hist[i] != 0u) atomicAdd(U32Buf(pc.hist_addr).v[i], s_hist[i]);
+    if (s_hist[i] != 0u) atomicAdd(U32Buf(pc.hist_addr).v[i], s_hist[i]);  // i < shared bins
 #endif
 }

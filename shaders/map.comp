@@ -10,16 +10,17 @@
 #include "value_type.glsl"
 
 layout(push_constant) uniform Push {
-  TBuf x;
-  TBuf y;
-  TBuf z;
+  uint64_t x;  // n T each
+  uint64_t y;
+  uint64_t z;
   uint64_t a;
   uint64_t b;
   uint n;
 } pc;
 
-T apply(uint i, T a, T b) {
-  const T x = pc.x.v[i];
+// Element i of the tile whose x, y are given (indices within the tile: vkprim.glsl).
+T apply(TBuf xs, TBuf ys, uint i, T a, T b) {
+  const T x = xs.v[i];
 #if defined(OP_affine)
   return a * x + b;
 #elif defined(OP_abs)
@@ -29,7 +30,7 @@ T apply(uint i, T a, T b) {
   return x;
 #endif
 #elif defined(OP_axpby)
-  return a * x + b * pc.y.v[i];
+  return a * x + b * ys.v[i];
 #else
 #error "define one of OP_affine OP_abs OP_axpby"
 #endif
@@ -41,10 +42,12 @@ void main() {
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = (pc.n + tile_items - 1) / tile_items;
   FOR_EACH_TILE(tile, tiles) {
-    const uint base = tile * tile_items + gl_LocalInvocationID.x;
+    const uint first = tile * tile_items;
+    TBuf xs = TBuf(ELEM_ADDR(pc.x, first, T_SIZE)), ys = TBuf(ELEM_ADDR(pc.y, first, T_SIZE));
+    TBuf zs = TBuf(ELEM_ADDR(pc.z, first, T_SIZE));
     [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-      const uint i = base + k * WG_SIZE;
-      if (i < pc.n) pc.z.v[i] = apply(i, a, b);
+      const uint i = gl_LocalInvocationID.x + k * WG_SIZE;
+      if (first + i < pc.n) zs.v[i] = apply(xs, ys, i, a, b);
     }
   }
 }

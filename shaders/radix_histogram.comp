@@ -42,22 +42,22 @@ void main() {
   const Key window = (width >= 32u * KEY_WORDS ? ~Key(0) : (Key(1) << width) - Key(1)) << pc.begin_bit;
 #endif
   Upfront u = upfront_begin(pc.passes);
-  KeyBuf keys = KeyBuf(pc.keys_addr);
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = uint((uint64_t(n) + tile_items - 1u) / tile_items);
   bool done = false;
 #if defined(VARYING_ONLY)
   const uint64_t probe = uint64_t(gl_WorkGroupID.x) * tile_items + lid;  // in the first tile
-  if (probe < n) upfront_count(u, radix_transform(keys.v[uint(probe)], RADIX_FLAGS), pc.begin_bit, pc.end_bit, pc.passes);
+  if (probe < n)
+    upfront_count(u, radix_transform(KeyBuf(ELEM_ADDR(pc.keys_addr, probe, KEY_SIZE)).v[0], RADIX_FLAGS),
+                  pc.begin_bit, pc.end_bit, pc.passes);
   done = upfront_varies(u, window);
 #endif
   if (!done) FOR_EACH_TILE(tile, tiles) {
     const uint64_t base = uint64_t(tile) * tile_items + lid;
+    KeyBuf keys = KeyBuf(ELEM_ADDR(pc.keys_addr, uint64_t(tile) * tile_items, KEY_SIZE));  // the tile's
     Key key[ITEMS];  // every load of the tile in flight before the first use
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      const uint64_t i = base + k * WG_SIZE;
-      key[k] = i < n ? keys.v[uint(i)] : Key(0);
-    }
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
+      key[k] = base + k * WG_SIZE < n ? keys.v[lid + k * WG_SIZE] : Key(0);
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
       if (base + k * WG_SIZE < n)
         upfront_count(u, radix_transform(key[k], RADIX_FLAGS), pc.begin_bit, pc.end_bit, pc.passes);

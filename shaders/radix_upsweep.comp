@@ -49,16 +49,13 @@ void main() {
   for (uint i = lid; i < GROUP_TILES * RADIX_DIGITS; i += WG_SIZE) s_hist[i] = 0u;
   barrier();
   if (s_trivial != 0u) return;
-  KeyBuf keys = KeyBuf(pc.keys_addr);
   for (uint j = 0u; j < GROUP_TILES && first_tile + j < pc.tiles &&
                    uint64_t(first_tile + j) * (WG_SIZE * ITEMS) < n; ++j) {
     // Every load of the tile in flight before the first atomic.
     const uint64_t base = uint64_t(first_tile + j) * (WG_SIZE * ITEMS) + lid;
+    KeyBuf keys = KeyBuf(ELEM_ADDR(pc.keys_addr, base - lid, KEY_SIZE));  // the tile's keys
     Key key[ITEMS];
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      const uint64_t i = base + k * WG_SIZE;
-      key[k] = i < n ? keys.v[uint(i)] : Key(0);
-    }
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) key[k] = base + k * WG_SIZE < n ? keys.v[lid + k * WG_SIZE] : Key(0);
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       if (base + k * WG_SIZE < n) {
         const uint d = radix_digit(radix_transform(key[k], RADIX_FLAGS), pc.shift, pc.bits);

@@ -8,15 +8,17 @@
 #if WORDS == 1
 #define ELEM uint
 #define ElemBuf U32Buf
+#define ELEM_SIZE 4
 #else
 #define ELEM uvec2
 #define ElemBuf U32x2Buf
+#define ELEM_SIZE 8
 #endif
 
 layout(push_constant) uniform Push {
-  ElemBuf src;
-  U32Buf idx;
-  ElemBuf dst;
+  uint64_t src;  // ELEMs
+  uint64_t idx;  // n u32
+  uint64_t dst;  // ELEMs
   uint64_t dst_n;
   uint n;
 } pc;
@@ -25,12 +27,16 @@ void main() {
   const uint tile_items = WG_SIZE * ITEMS;
   const uint tiles = (pc.n + tile_items - 1) / tile_items;
   FOR_EACH_TILE(tile, tiles) {
-    const uint base = tile * tile_items + gl_LocalInvocationID.x;
+    // The tile's index and input references, indexed within the tile; dst element j by its
+    // 64-bit address (vkprim.glsl).
+    const uint first = tile * tile_items;
+    U32Buf idx = U32Buf(ELEM_ADDR(pc.idx, first, 4));
+    ElemBuf src = ElemBuf(ELEM_ADDR(pc.src, first, ELEM_SIZE));
     [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-      const uint i = base + k * WG_SIZE;
-      if (i < pc.n) {
-        const uint j = pc.idx.v[i];
-        if (uint64_t(j) < pc.dst_n) pc.dst.v[j] = pc.src.v[i];
+      const uint i = gl_LocalInvocationID.x + k * WG_SIZE;
+      if (first + i < pc.n) {
+        const uint j = idx.v[i];
+        if (uint64_t(j) < pc.dst_n) ElemBuf(ELEM_ADDR(pc.dst, j, ELEM_SIZE)).v[0] = src.v[i];
       }
     }
   }

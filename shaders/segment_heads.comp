@@ -20,7 +20,8 @@ void main() {
     [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
       const uint i = base + k * WG_SIZE;
       if (i < pc.n) {
-        const uint64_t o = (pc.flags & 1u) != 0u ? U64Buf(pc.offsets_addr).v[i] : uint64_t(U32Buf(pc.offsets_addr).v[i]);
+        const uint64_t o = (pc.flags & 1u) != 0u ? U64Buf(ELEM_ADDR(pc.offsets_addr, i, 8)).v[0]
+                                                  : uint64_t(U32Buf(ELEM_ADDR(pc.offsets_addr, i, 4)).v[0]);
         if (o < pc.len) U32Buf(pc.heads_addr + o * 4ul).v[0] = 1u;
       }
     }

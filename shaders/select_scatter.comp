@@ -55,20 +55,23 @@ void main() {
   uvec2 tile_total;
   uint rank = offsets.v[tile] + counts_exclusive_scan(uvec2(c, 0u), tile_total).x;
 
-  TBuf x = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
+  // Elements by their 64-bit addresses (vkprim.glsl): ranks and indices span the whole arrays.
   const bool keep_rejected = (pc.opts & 1u) != 0u;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = mine + k;
     if (i >= n) break;
-    if (sel[k]) dst.v[rank] = x.v[i];
-    else if (keep_rejected) dst.v[total + (i - rank)] = x.v[i];
+    const T xi = TBuf(ELEM_ADDR(pc.in_addr, i, T_SIZE)).v[0];
+    if (sel[k]) TBuf(ELEM_ADDR(pc.out_addr, rank, T_SIZE)).v[0] = xi;
+    else if (keep_rejected) TBuf(ELEM_ADDR(pc.out_addr, total + (i - rank), T_SIZE)).v[0] = xi;
     if (pc.values_in != 0ul) {
       // The last element of a run: its run is the one whose head was counted last.
-      const bool tail = i + 1u == n || T_BITS(x.v[i + 1u]) != T_BITS(x.v[i]);
+      const bool tail = i + 1u == n || T_BITS(TBuf(ELEM_ADDR(pc.in_addr, i + 1u, T_SIZE)).v[0]) != T_BITS(xi);
       const uint run = rank + (sel[k] ? 1u : 0u) - 1u;
       if (tail) {
-        if ((pc.opts & 4u) != 0u) U32x2Buf(pc.values_out).v[run] = U32x2Buf(pc.values_in).v[i];
-        else U32Buf(pc.values_out).v[run] = U32Buf(pc.values_in).v[i];
+        if ((pc.opts & 4u) != 0u)
+          U32x2Buf(ELEM_ADDR(pc.values_out, run, 8)).v[0] = U32x2Buf(ELEM_ADDR(pc.values_in, i, 8)).v[0];
+        else
+          U32Buf(ELEM_ADDR(pc.values_out, run, 4)).v[0] = U32Buf(ELEM_ADDR(pc.values_in, i, 4)).v[0];
       }
     }
     rank += sel[k] ? 1u : 0u;

@@ -88,11 +88,13 @@ void main() {
   // Every element's value is loaded up front, selected or not (a selected one is written after
   // the look-back without another trip to memory; at any useful selection rate every sector of
   // the input is needed anyway).
-  TBuf src = TBuf(pc.in_addr), dst = TBuf(pc.out_addr);
+  // The tile's input and, after the look-back, its output (from the tile's first selected
+  // element on) are indexed within the tile (vkprim.glsl).
+  TBuf src = TBuf(ELEM_ADDR(pc.in_addr, first, T_SIZE));
   T x[ITEMS];
 #if defined(SUBGROUP)
   if (first + TILE <= uint64_t(g_n) && (pc.opts & 8u) != 0u) {
-    U32x4Buf vin = U32x4Buf(pc.in_addr + first * T_SIZE);
+    U32x4Buf vin = U32x4Buf(ELEM_ADDR(pc.in_addr, first, T_SIZE));
     [[unroll]] for (uint j = 0u; j < VPI; ++j) {
       const uvec4 v = vin.v[sg_element(j, 0u) / T_PER_VEC4];
       [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e) x[j * T_PER_VEC4 + e] = t_from_vec4(v, e);
@@ -100,8 +102,8 @@ void main() {
   } else {
     [[unroll]] for (uint j = 0u; j < VPI; ++j)
       [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e) {
-        const uint64_t i = first + sg_element(j, e);
-        x[j * T_PER_VEC4 + e] = i < g_n ? src.v[uint(i)] : T(0);
+        const uint e_ = sg_element(j, e);
+        x[j * T_PER_VEC4 + e] = first + e_ < g_n ? src.v[e_] : T(0);
       }
   }
   // Bit k of `selected`: item k is selected (ITEMS <= 32: plan-checked). A selection bit per
@@ -126,8 +128,8 @@ void main() {
 #else
   bool sel[ITEMS];
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint64_t i = first + k * WG_SIZE + lid;
-    x[k] = i < g_n ? src.v[uint(i)] : T(0);
+    const uint e = k * WG_SIZE + lid;
+    x[k] = first + e < g_n ? src.v[e] : T(0);
   }
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint e = k * WG_SIZE + lid;
@@ -147,8 +149,9 @@ void main() {
   const uint prefix = tile_exclusive_prefix(st, tile, tile_count, pc.spin_limit, publishes);
   barrier();  // s_run_offset is visible (the look-back's barriers do not run for tile 0)
 
+  TBuf dst = TBuf(ELEM_ADDR(pc.out_addr, prefix, T_SIZE));
 #if defined(SUBGROUP)
-  uint row_base = prefix + subgroup_before;  // this subgroup's selected elements before row j
+  uint row_base = subgroup_before;  // the tile's selected elements before this subgroup's row j
   [[unroll]] for (uint j = 0u; j < VPI; ++j) {
     const uint bits = bitfieldExtract(selected, int(j * T_PER_VEC4), int(T_PER_VEC4));
     uint at = row_base + subgroupExclusiveAdd(bitCount(bits));
@@ -160,7 +163,7 @@ void main() {
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     if (sel[k]) {
       const uint e = k * WG_SIZE + lid;
-      dst.v[prefix + s_run_offset[e / ITEMS] + bits_before_in_run(e, ITEMS)] = x[k];
+      dst.v[s_run_offset[e / ITEMS] + bits_before_in_run(e, ITEMS)] = x[k];
     }
   }
 #endif

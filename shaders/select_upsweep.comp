@@ -40,7 +40,7 @@ void main() {
     if (i < n) {
       const bool sel = select_test(pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
       mine += sel ? 1u : 0u;
-      if (pc.heads_addr != 0ul) U32Buf(pc.heads_addr).v[uint(i)] = sel ? 1u : 0u;
+      if (pc.heads_addr != 0ul) U32Buf(ELEM_ADDR(pc.heads_addr, i, 4)).v[0] = sel ? 1u : 0u;
     }
   }
   if (mine != 0u) atomicAdd(s_count, mine);

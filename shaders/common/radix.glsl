@@ -22,10 +22,12 @@ layout(constant_id = 3) const uint RADIX_FLAGS = 0u;
 
 #if KEY_WORDS == 1
 #define Key uint
+#define KEY_SIZE 4
 #define KEY_SIGN 0x80000000u
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { uint v[]; };
 #elif KEY_WORDS == 2
 #define Key uint64_t
+#define KEY_SIZE 8
 #define KEY_SIGN 0x8000000000000000ul
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer KeyBuf { uint64_t v[]; };
 #else

@@ -60,6 +60,7 @@
 #include "counts_scan.glsl"
 #endif
 
+#define VALUE_SIZE (4 * VALUE_WORDS)
 #if VALUE_WORDS == 1
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer ValBuf { uint v[]; };
 #elif VALUE_WORDS == 2
@@ -236,7 +237,6 @@ void rank_scatter_stage(uint64_t values_in, uint valid) {
 void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_out, uint valid, uint flags,
                         uint shift, uint bits) {
   const uint lid = gl_LocalInvocationID.x;
-  KeyBuf kout = KeyBuf(keys_out);
 #if VALUE_WORDS > 0 && defined(RANK_EARLY_VALUES)
   rank_load_values(values_in, valid);  // in flight during the keys' scatter
 #endif
@@ -250,13 +250,12 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
       const uint64_t x = (uint64_t(s_mem[p]) << 32) | uint64_t(rk_dst[k]);
 #endif
       rk_dst[k] = s_base[radix_digit(radix_transform(x, flags), shift, bits)] + p;
-      kout.v[rk_dst[k]] = x;
+      KeyBuf(ELEM_ADDR(keys_out, rk_dst[k], KEY_SIZE)).v[0] = x;
     } else {
       rk_dst[k] = 0u;
     }
   }
 #if VALUE_WORDS > 0
-  ValBuf vout = ValBuf(values_out);
   barrier();  // the staged keys are read
 #if !defined(RANK_VALUES_AT_STAGE) && !defined(RANK_EARLY_VALUES)
   rank_load_values(values_in, valid);
@@ -266,7 +265,7 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
-    if (p < valid) vout.v[rk_dst[k]] = s_mem[p];
+    if (p < valid) ValBuf(ELEM_ADDR(values_out, rk_dst[k], VALUE_SIZE)).v[0] = s_mem[p];
   }
 #else
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = rk_val[k].x;
@@ -278,7 +277,7 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
-    if (p < valid) vout.v[rk_dst[k]] = uvec2(lo[k], s_mem[p]);
+    if (p < valid) ValBuf(ELEM_ADDR(values_out, rk_dst[k], VALUE_SIZE)).v[0] = uvec2(lo[k], s_mem[p]);
   }
 #endif
 #endif
@@ -357,9 +356,9 @@ void rank_wg_sort(uint valid, uint bits) {
 // visible (a barrier after them).
 void rank_wg_scatter(uint64_t keys_in, uint64_t keys_out, uint64_t values_in, uint64_t values_out, uint valid) {
   const uint lid = gl_LocalInvocationID.x;
-  KeyBuf kin = KeyBuf(keys_in), kout = KeyBuf(keys_out);
+  KeyBuf kin = KeyBuf(keys_in);
 #if VALUE_WORDS > 0
-  ValBuf vin = ValBuf(values_in), vout = ValBuf(values_out);
+  ValBuf vin = ValBuf(values_in);
 #endif
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint p = lid + k * WG_SIZE;
@@ -367,9 +366,9 @@ void rank_wg_scatter(uint64_t keys_in, uint64_t keys_out, uint64_t values_in, ui
       const uint e = s_ent[PAD(p)];
       const uint d = e >> 16, j = e & 0xFFFFu;
       const uint dst = s_off[d] + (p - s_start[d]);
-      kout.v[dst] = kin.v[j];
+      KeyBuf(ELEM_ADDR(keys_out, dst, KEY_SIZE)).v[0] = kin.v[j];
 #if VALUE_WORDS > 0
-      vout.v[dst] = vin.v[j];
+      ValBuf(ELEM_ADDR(values_out, dst, VALUE_SIZE)).v[0] = vin.v[j];
 #endif
     }
   }

@@ -35,13 +35,13 @@ bool select_predicate(T x, uint op, uint64_t a_bits, uint64_t b_bits) {
 
 // Whether element i, whose value x the caller has already loaded, is selected.
 bool select_test_value(T x, uint64_t in_addr, uint64_t flags_addr, uint i, uint mode, uint op, uint64_t a, uint64_t b) {
-  if (mode == SELECT_FLAGGED) return U32Buf(flags_addr).v[i] != 0u;
+  if (mode == SELECT_FLAGGED) return U32Buf(ELEM_ADDR(flags_addr, i, 4)).v[0] != 0u;
   if (mode == SELECT_PREDICATE) return select_predicate(x, op, a, b);
-  return i == 0u || T_BITS(x) != T_BITS(TBuf(in_addr).v[i - 1u]);
+  return i == 0u || T_BITS(x) != T_BITS(TBuf(ELEM_ADDR(in_addr, i - 1u, T_SIZE)).v[0]);
 }
 
 bool select_test(uint64_t in_addr, uint64_t flags_addr, uint i, uint mode, uint op, uint64_t a, uint64_t b) {
-  const T x = mode == SELECT_FLAGGED ? T(0) : TBuf(in_addr).v[i];
+  const T x = mode == SELECT_FLAGGED ? T(0) : TBuf(ELEM_ADDR(in_addr, i, T_SIZE)).v[0];
   return select_test_value(x, in_addr, flags_addr, i, mode, op, a, b);
 }
 

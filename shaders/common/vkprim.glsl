@@ -30,6 +30,13 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer U32x2Buf { u
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Buf { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
 
+// Addressing: `.v[i]` only where i * the element size stays below 2^31 bytes (an index into a
+// tile, from a reference to the tile's start). OpAccessChain takes its index as signed, and a
+// driver may form index * stride in 32 bits: the NVIDIA driver evidently does (H200: a copy of
+// 4.3 GB indexed from its start came out wrong past 4 GiB, docs/conventions.md). An element of a
+// whole array is reached through ELEM_ADDR, which forms its address in 64 bits.
+#define ELEM_ADDR(addr, i, size) ((addr) + uint64_t(i) * uint64_t(size))
+
 // UNIFORM(x): a value every invocation of the workgroup holds (read from shared memory after a
 // barrier), made visibly subgroup-uniform in subgroup builds so that compilers keep subgroups
 // converged across the loops and branches that depend on it.

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace vkprim::test {
 
@@ -13,8 +14,18 @@ std::vector<std::string>& validation_messages() {
 }
 
 namespace {
+// The subgroup size this run is for (--subgroup-size), 0: any.
+uint32_t g_subgroup_size = 0;
+uint32_t wanted_subgroup_size() { return g_subgroup_size; }
+
 CreateInfo test_create_info() {
   CreateInfo ci;
+  if (const uint32_t want = wanted_subgroup_size()) {
+    // Lavapipe runs compute subgroups of LP_NATIVE_VECTOR_WIDTH / 32 lanes; it reads the
+    // variable when the driver loads, which is after this.
+    setenv("LP_NATIVE_VECTOR_WIDTH", std::to_string(32 * want).c_str(), 0);
+    ci.device_selector = "llvmpipe";
+  }
   ci.validation = true;
   ci.on_message = [](MessageSeverity, const char* msg) { validation_messages().emplace_back(msg); };
   return ci;
@@ -22,13 +33,29 @@ CreateInfo test_create_info() {
 
 Runtime make_runtime(const CreateInfo& ci) {
   auto rt = Runtime::create(ci);
+  const uint32_t want = wanted_subgroup_size();
+  if (!rt && want) {
+    std::fprintf(stderr, "vkprim tests: skipped: no lavapipe device for subgroups of %u lanes: %s\n",
+                 want, rt.error().describe().c_str());
+    std::exit(kSkipExitCode);
+  }
   if (!rt) {
     std::fprintf(stderr, "vkprim tests: no usable Vulkan device: %s\n", rt.error().describe().c_str());
     std::exit(1);
   }
+  if (want && rt->context().caps().subgroup_size != want) {
+    std::fprintf(stderr, "vkprim tests: skipped: the device runs subgroups of %u lanes, not %u\n",
+                 rt->context().caps().subgroup_size, want);
+    std::exit(kSkipExitCode);
+  }
   return std::move(*rt);
 }
 }  // namespace
+
+void run_at_subgroup_size(uint32_t lanes) {
+  g_subgroup_size = lanes;
+  if (lanes) gpu();
+}
 
 Runtime& gpu() {
   static Runtime rt = make_runtime(test_create_info());
@@ -54,6 +81,24 @@ Buffer poisoned(Runtime& rt, uint64_t bytes) {
         .value();
   }
   return b;
+}
+
+bool can_hold(Runtime& rt, uint64_t bytes, uint32_t count) {
+  if (bytes > rt.caps().max_buffer_size) {
+    WARN("the device's buffers stop at " << rt.caps().max_buffer_size << " bytes; skipped");
+    return false;
+  }
+  std::vector<Buffer> held;
+  for (uint32_t i = 0; i < count; ++i) {
+    auto b = rt.alloc(bytes);
+    if (!b) {
+      WARN("no room for " << count << " buffers of " << bytes << " bytes (" << b.error().describe()
+                          << "); skipped");
+      return false;
+    }
+    held.push_back(std::move(*b));
+  }
+  return true;
 }
 
 uint32_t hash32(uint64_t i, uint32_t seed) {

@@ -14,6 +14,14 @@ namespace vkprim::test {
 
 // The shared runtime (validation on). Aborts the test run if no Vulkan device is usable.
 Runtime& gpu();
+
+// Runs for one subgroup size (the test binaries' --subgroup-size N, test_main.cpp; the `sgN.`
+// copies of the GPU tests, tests/CMakeLists.txt): the tests run on lavapipe with
+// LP_NATIVE_VECTOR_WIDTH = 32 N (unless already set), which makes its compute subgroups N lanes
+// wide. A run without lavapipe, or whose device does not run subgroups of N lanes, exits with
+// kSkipExitCode, which ctest reports as skipped. Called before any test case runs; 0: any size.
+inline constexpr int kSkipExitCode = 77;
+void run_at_subgroup_size(uint32_t lanes);
 // A runtime whose dispatches cover at most kChunkedDispatchItems items, to exercise on small
 // data the dispatch splitting that counts past 2^31 items rely on.
 inline constexpr uint64_t kChunkedDispatchItems = 1000;
@@ -25,6 +33,12 @@ std::vector<std::string>& validation_messages();
 // Allocates a device buffer of `bytes` and fills it with a poison pattern (0xDEADBEEF words),
 // so an output the GPU never wrote cannot pass a comparison.
 Buffer poisoned(Runtime& rt, uint64_t bytes);
+
+// Tests of arrays past 4 GiB (element offsets that need more than 32 bits; on a device whose
+// maxStorageBufferRange is 2^32 - 1, arrays past it): whether the device can hold `count`
+// buffers of `bytes` each. Tries the allocations; otherwise WARNs that the test is skipped (on
+// lavapipe, whose buffers stop at 4 GiB, always) and returns false.
+bool can_hold(Runtime& rt, uint64_t bytes, uint32_t count = 1);
 
 // Deterministic pseudo-random words (a hash of the index): the same input on every run.
 uint32_t hash32(uint64_t i, uint32_t seed = 0);

@@ -34,7 +34,15 @@ struct ValidationListener : Catch::TestEventListenerBase {
 CATCH_REGISTER_LISTENER(ValidationListener)
 
 int main(int argc, char** argv) {
-  int rc = Catch::Session().run(argc, argv);
+  Catch::Session session;
+  uint32_t subgroup_size = 0;
+  session.cli(session.cli() |
+              Catch::clara::Opt(subgroup_size, "lanes")["--subgroup-size"](
+                  "run on lavapipe with compute subgroups of this many lanes (skipped, exit code "
+                  "77, where that cannot be had)"));
+  if (int rc = session.applyCommandLine(argc, argv)) return rc;
+  vkprim::test::run_at_subgroup_size(subgroup_size);
+  int rc = session.run();
   if (!g_dirty_cases.empty()) {
     std::fprintf(stderr, "%zu test case(s) produced validation messages\n", g_dirty_cases.size());
     return rc ? rc : 1;

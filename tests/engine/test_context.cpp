@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <unistd.h>
 
 using namespace vkprim;
 
@@ -67,7 +69,8 @@ TEST_CASE("buffers beyond the device's limits fail as errors, not crashes", "[bu
 }
 
 TEST_CASE("a persistent pipeline cache is written and reused", "[context]") {
-  const std::string path = "vkprim-test-pipeline-cache.bin";
+  // One file per process: the suite's copies at other subgroup sizes run alongside.
+  const std::string path = "vkprim-test-pipeline-cache-" + std::to_string(getpid()) + ".bin";
   std::remove(path.c_str());
   {
     CreateInfo ci;

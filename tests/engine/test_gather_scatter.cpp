@@ -99,3 +99,40 @@ TEST_CASE("gather and scatter split across dispatches", "[gather][scatter][chunk
   auto out = rt.download<uint64_t>(dst, n).value();
   for (uint64_t i = 0; i < n; ++i) REQUIRE(out[i] == src[n - 1 - i]);
 }
+
+// Past 4 GiB: a gather from, and a scatter into, an array of 2^29 + 2^20 8-byte elements, by
+// indices spread over all of it up to its last element.
+TEST_CASE("gather and scatter past 4 GiB", "[gather][scatter][large]") {
+  auto& rt = test::gpu();
+  const uint64_t big = (uint64_t(1) << 29) + (uint64_t(1) << 20), n = uint64_t(1) << 20;
+  if (!test::can_hold(rt, big * 8 + kGuardBytes, 2)) return;
+  std::vector<uint32_t> idx(n);  // distinct, ascending, the last one big - 1
+  for (uint64_t i = 0; i < n; ++i) idx[i] = uint32_t(big - 1 - (n - 1 - i) * (big / n));
+  auto bidx = rt.upload(idx).value();
+
+  auto src = test::random_values<uint64_t>(big, 21);
+  auto bsrc = rt.upload(src).value();
+  Buffer dst = test::poisoned(rt, n * 8);
+  auto gather = Gather::create(rt.context()).value();
+  rt.submit([&](VkCommandBuffer cmd) { return gather.record(cmd, bsrc, bidx, dst, n, 8, 0); }).value();
+  auto got = rt.download<uint64_t>(dst, n).value();
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; i < n; ++i) wrong += got[i] != src[idx[i]];
+  CHECK(wrong == 0);
+
+  // Scatter the gathered values back into a poisoned array: they land where they came from.
+  Buffer back = test::poisoned(rt, big * 8 + kGuardBytes);
+  auto scatter = Scatter::create(rt.context()).value();
+  rt.submit([&](VkCommandBuffer cmd) {
+      return scatter.record(cmd, dst, bidx, back.view().sub(0, big * 8), n, 8);
+    }).value();
+  auto out = rt.download<uint64_t>(back, big + kGuardBytes / 8).value();
+  constexpr uint64_t kPoison = 0xDEADBEEFDEADBEEFull;
+  wrong = 0;
+  for (uint64_t i = 0, k = 0; i < big + kGuardBytes / 8; ++i) {
+    const bool target = k < n && idx[k] == i;
+    wrong += out[i] != (target ? src[i] : kPoison);
+    k += target;
+  }
+  CHECK(wrong == 0);
+}

@@ -126,3 +126,15 @@ TEST_CASE("histogram sizes, GPU-side counts and refused arguments", "[histogram]
   REQUIRE(!bad);
   CHECK(bad.error().code == Errc::invalid_argument);
 }
+
+// Past 4 GiB of samples (2^30 + 1003 u32): offsets that need more than 32 bits.
+TEST_CASE("histogram past 4 GiB of samples", "[histogram][large]") {
+  auto& rt = test::gpu();
+  const uint64_t n = (uint64_t(1) << 30) + 1003;
+  if (!test::can_hold(rt, n * 4)) return;
+  auto x = test::random_values<uint32_t>(n, 41);
+  for (uint64_t i = n - 5000; i < n; ++i) x[i] = 7;  // the tail lands in bin 0 of 256
+  auto samples = rt.upload(x).value();
+  auto h = Histogram::create_even(rt.context(), ValueType::u32, 256, 0.0, double(uint64_t(1) << 32)).value();
+  run(rt, h, samples, n, cpu_hist_u32(x, 256, 0, uint64_t(1) << 32));
+}

@@ -419,3 +419,36 @@ TEST_CASE("select: every tail length across a tile, and tiles that stall force t
     }
   }
 }
+
+// Past 4 GiB: 2^29 + 4099 u64 elements, half selected by a predicate (the single pass), then
+// partitioned (the upsweep and scatter passes): outputs whose byte offsets need more than 32 bits.
+TEST_CASE("select and partition past 4 GiB", "[select][partition][large]") {
+  auto& rt = test::gpu();
+  const uint64_t n = (uint64_t(1) << 29) + 4099;
+  if (!test::can_hold(rt, n * 8 + 64, 2)) return;
+  auto x = test::random_values<uint64_t>(n, 31);
+  auto sel = Select::create(rt.context(), ValueType::u64).value();
+  auto in = rt.upload(x).value();
+  Buffer out = test::poisoned(rt, n * 8 + 64);
+  Buffer count = test::poisoned(rt, 16);
+  auto temp = rt.alloc(sel.temp_bytes(n)).value();
+  const auto pred = Predicate::mask_equal(uint64_t(1), uint64_t(0));
+  for (bool partition : {false, true}) {
+    INFO((partition ? "partition" : "select"));
+    rt.submit([&](VkCommandBuffer cmd) {
+        return partition ? sel.partition_predicated(cmd, in, pred, out, count, n, temp)
+                         : sel.predicated(cmd, in, pred, out, count, n, temp);
+      }).value();
+    auto got = rt.download<uint64_t>(out, n + 8).value();
+    uint64_t k = 0, wrong = 0;
+    for (uint64_t v : x)
+      if ((v & 1u) == 0) wrong += got[k++] != v;
+    CHECK(read_count(rt, count, false) == k);
+    if (partition) {
+      for (uint64_t v : x)
+        if ((v & 1u) != 0) wrong += got[k++] != v;
+    }
+    CHECK(wrong == 0);
+    for (uint64_t i = k; i < k + 8; ++i) CHECK(got[i] == 0xDEADBEEFDEADBEEFull);
+  }
+}

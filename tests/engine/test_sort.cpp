@@ -778,3 +778,36 @@ TEST_CASE("radix sort finds the varying bits when workgroups take several tiles"
   auto w = rt.download<uint32_t>(temp.view().sub(0, 8), 2).value();  // the varying words (check_trivial)
   CHECK((w[0] & w[1] & 0xFF000000u) == 0x7F000000u);
 }
+
+// Past 4 GiB: 2^30 + 1003 u32 keys with u32 values (their input positions), sorted by the
+// automatic algorithm; scattered outputs whose byte offsets need more than 32 bits. Checked in
+// O(n) instead of against a CPU sort: keys ascending, values a permutation, every key the one at
+// its value's position, equal keys in input order.
+TEST_CASE("radix sort pairs past 4 GiB", "[sort][large]") {
+  auto& rt = test::gpu();
+  const uint64_t n = (uint64_t(1) << 30) + 1003;
+  SortOptions o;
+  o.value_bytes = 4;
+  auto sort = RadixSort::create(rt.context(), ValueType::u32, o).value();
+  if (!test::can_hold(rt, n * 4 + 64, 4) || !test::can_hold(rt, sort.temp_bytes(n))) return;
+  auto keys = test::random_values<uint32_t>(n, 51);
+  for (uint64_t i = 0; i < n; i += 3) keys[i] &= 0xFFFFu;  // many equal keys
+  std::vector<uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  auto kin = rt.upload(keys).value(), vin = rt.upload(values).value();
+  values = {};
+  Buffer kout = test::poisoned(rt, n * 4 + 64), vout = test::poisoned(rt, n * 4 + 64);
+  auto temp = rt.alloc(sort.temp_bytes(n)).value();
+  rt.submit([&](VkCommandBuffer cmd) { return sort.sort_pairs(cmd, kin, vin, kout, vout, n, temp); }).value();
+  auto k = rt.download<uint32_t>(kout, n + 16).value(), v = rt.download<uint32_t>(vout, n + 16).value();
+  std::vector<bool> seen(n);
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const bool ok = v[i] < n && !seen[v[i]] && k[i] == keys[v[i]] &&
+                    (i == 0 || k[i - 1] < k[i] || (k[i - 1] == k[i] && v[i - 1] < v[i]));
+    if (v[i] < n) seen[v[i]] = true;
+    wrong += !ok;
+  }
+  CHECK(wrong == 0);
+  for (uint64_t i = n; i < n + 16; ++i) CHECK((k[i] == 0xDEADBEEFu && v[i] == 0xDEADBEEFu));
+}
