@@ -633,6 +633,12 @@ Result<std::vector<DeviceListing>> list_devices() {
   return out;
 }
 
+VkSubgroupFeatureFlags DeviceCaps::usable_subgroup_ops() const {
+  const uint32_t lo = std::min(subgroup_size, min_subgroup_size ? min_subgroup_size : subgroup_size);
+  const uint32_t hi = std::max(subgroup_size, max_subgroup_size);
+  return lo >= 4 && hi <= 128 ? subgroup_ops : 0;
+}
+
 std::string DeviceCaps::subgroup_ops_string() const {
   static const std::pair<VkSubgroupFeatureFlagBits, const char*> names[] = {
       {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
@@ -644,8 +650,11 @@ std::string DeviceCaps::subgroup_ops_string() const {
       {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered"},
       {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"}};
   std::string s;
-  for (auto& [bit, name] : names)
-    if (subgroup_ops & bit) s += (s.empty() ? "" : " ") + std::string(name);
+  for (auto& [bit, name] : names) {
+    if (!(subgroup_ops & bit)) continue;
+    if (!s.empty()) s += ' ';
+    s += name;
+  }
   return s.empty() ? "none" : s;
 }
 

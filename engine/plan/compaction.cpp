@@ -221,8 +221,8 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
   if (compaction) {
     if (type == ValueType::f64 && !caps.shader_float64)
       return make_error(Errc::unsupported, plan->what + "<f64>: the device has no shaderFloat64");
-    const bool sg = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                    (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT);
+    const bool sg = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT);
     auto up = Pipeline::create_variant(*plan->ctx, std::string("select_upsweep_") + to_string(type), kSelectUpsweepPushBytes,
                             plan->wg, plan->items, false);
     if (!up) return up.error();

@@ -191,9 +191,9 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   const bool needs_shuffle = agg == "kahan" || agg == "segsum";
   plan->subgroup = o.use_subgroup_ops &&
                    (o.force_subgroup_ops || tuning::scan_prefers_subgroup_ops(caps.vendor_id, plan->esz)) &&
-                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
-                   (!needs_shuffle || (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) &&
+                   (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                   (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
+                   (!needs_shuffle || (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) &&
                    (plan->esz == 4 || caps.subgroup_extended_types);
   if (o.spin_limit) plan->spin_limit = o.spin_limit;
   plan->stall_period = o.debug_stall_period;

@@ -390,9 +390,9 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
   // that tile the workgroup; its per-subgroup digit counters share the tile's staging array,
   // sized for the smallest subgroup size (tuning::radix_rank_words).
-  const bool sg_ops = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
-                      (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                      (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) && caps.min_subgroup_size > 0;
+  const bool sg_ops = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
+                      (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                      (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) && caps.min_subgroup_size > 0;
   const uint32_t min_sg = std::max(caps.min_subgroup_size, 1u);
   // The first tile shape of a table whose shared memory fits, with the subgroup ranking if the
   // device has it, else without; onesweep's fit too where the shape serves it.
@@ -493,7 +493,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // ranking tiles need).
   uint32_t offsets_wg = detail::tuning::kRadixOffsetsWorkgroup;
   while (offsets_wg > caps.max_workgroup_invocations) offsets_wg /= 2;
-  const bool sg_scan = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+  const bool sg_scan = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                        caps.max_subgroup_size <= offsets_wg;
   auto offsets = detail::Pipeline::create_variant(*plan->ctx, sg_scan ? "radix_offsets_sg" : "radix_offsets_wg",
                                                   detail::kRadixOffsetsPushBytes, offsets_wg,

@@ -54,6 +54,10 @@ struct DeviceCaps {
   double timestamp_period_ns = 0.0;         // 0 when the queue family has no timestamps
   uint32_t timestamp_valid_bits = 0;
 
+  // The subgroup operations vkprim's subgroup paths use: subgroup_ops where every size the
+  // device may run lies in [4, 128] (what those paths are built for, and tested at 4, 8, 16
+  // and 32), else none, so that the shared-memory paths run instead.
+  VkSubgroupFeatureFlags usable_subgroup_ops() const;
   // Human-readable one-line summary of subgroup ops ("basic vote arithmetic ballot ...").
   std::string subgroup_ops_string() const;
   const char* device_type_string() const;

@@ -651,16 +651,16 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                                                 " items does not fit the device's shared memory");
   // The in-tile scan's subgroup layer uses relative shuffles and ballot (UNIFORM), and 64-bit
   // subgroup types for f64 (the same conditions as SegmentedScan).
-  plan->subgroup = o.use_subgroup_ops && (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
-                   (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
+  plan->subgroup = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                   (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
+                   (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
                    (plan->esz == 4 || caps.subgroup_extended_types);
   // Row kernel: lane groups must not straddle subgroups, so L <= the subgroup size the shader
   // runs with: the device's default size, required explicitly where the size can vary.
   const uint32_t sg_size = caps.subgroup_size ? caps.subgroup_size : 1;
   const bool rows_subgroup = o.use_subgroup_ops &&
-                             (caps.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                             (caps.subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
+                             (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                             (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
                              tuning::kSpmvRowsWorkgroup % sg_size == 0;
   plan->max_lanes = std::min(sg_size, tuning::kSpmvRowsWorkgroup);
   if (o.row_lanes) {

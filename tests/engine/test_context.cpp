@@ -25,6 +25,20 @@ TEST_CASE("context records the capabilities the primitives need", "[context]") {
   CHECK(test::gpu().context().owns_device());
 }
 
+TEST_CASE("subgroup paths only where every subgroup size lies in [4, 128]", "[context]") {
+  DeviceCaps c;
+  c.subgroup_ops = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+  struct R { uint32_t size, lo, hi; bool usable; };
+  for (R r : {R{4, 4, 4, true}, R{32, 32, 32, true}, R{32, 8, 64, true}, R{128, 0, 0, true},
+              R{2, 2, 2, false}, R{1, 1, 1, false}, R{32, 2, 64, false}, R{64, 32, 256, false}}) {
+    INFO("size " << r.size << " range " << r.lo << "-" << r.hi);
+    c.subgroup_size = r.size;
+    c.min_subgroup_size = r.lo;
+    c.max_subgroup_size = r.hi;
+    CHECK(c.usable_subgroup_ops() == (r.usable ? c.subgroup_ops : 0u));
+  }
+}
+
 TEST_CASE("list_devices reports at least the device the tests run on", "[context]") {
   auto list = list_devices().value();
   REQUIRE(!list.empty());
