@@ -16,11 +16,10 @@ std::vector<std::string>& validation_messages() {
 namespace {
 // The subgroup size this run is for (--subgroup-size), 0: any.
 uint32_t g_subgroup_size = 0;
-uint32_t wanted_subgroup_size() { return g_subgroup_size; }
 
 CreateInfo test_create_info() {
   CreateInfo ci;
-  if (const uint32_t want = wanted_subgroup_size()) {
+  if (const uint32_t want = g_subgroup_size) {
     // Lavapipe runs compute subgroups of LP_NATIVE_VECTOR_WIDTH / 32 lanes; it reads the
     // variable when the driver loads, which is after this.
     setenv("LP_NATIVE_VECTOR_WIDTH", std::to_string(32 * want).c_str(), 0);
@@ -33,7 +32,7 @@ CreateInfo test_create_info() {
 
 Runtime make_runtime(const CreateInfo& ci) {
   auto rt = Runtime::create(ci);
-  const uint32_t want = wanted_subgroup_size();
+  const uint32_t want = g_subgroup_size;
   if (!rt && want) {
     std::fprintf(stderr, "vkprim tests: skipped: no lavapipe device for subgroups of %u lanes: %s\n",
                  want, rt.error().describe().c_str());
