@@ -41,10 +41,8 @@ layout(push_constant) uniform Push {
   uint rows;
   uint cols;
   uint lane_shift;        // log2(L); L <= the subgroup size (subgroup build) and <= WG_SIZE
-  uint flags;             // bit 0: beta is zero (y is not read); bit 1: y += alpha * A x
+  uint flags;             // bit 0: beta is zero (y is not read)
   uint long_threshold;    // split kernel: rows longer than this are left to spmv_long; 0: none
-  uint col_begin;         // column block: only entries with col_begin <= column < col_end
-  uint col_end;           // (0, cols: every column)
 } pc;
 
 #if !defined(SUBGROUP)
@@ -75,29 +73,10 @@ T shuffle_down(T v, uint delta) {
 // acc += A[k] * x[col[k]] for the UNROLL entries k, k + L, ... of one step that lie inside the
 // row (a column >= cols reads as 0): all column and value loads first, then all x gathers,
 // then the adds in entry order, so a lane has UNROLL gathers in flight at once.
-// COLUMN_BLOCKS build (SpmvOptions::column_blocks > 1): only the entries whose column lies in
-// [col_begin, col_end) count; their values are loaded with their x, once the column is known,
-// so that each pass reads only its block's values.
 void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
   uint c[UNROLL_N];
   T a[UNROLL_N];
   T xv[UNROLL_N];
-#if defined(COLUMN_BLOCKS)
-  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
-    const uint64_t ku = k + uint64_t(u) * L;
-    c[u] = ku < end ? U32Buf(pc.col_addr + ku * 4ul).v[0] : 0xFFFFFFFFu;
-  }
-  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
-    a[u] = T(0);
-    xv[u] = T(0);
-    if (c[u] - pc.col_begin < pc.col_end - pc.col_begin) {
-      a[u] = TBuf(pc.val_addr + (k + uint64_t(u) * L) * T_SIZE).v[0];
-      xv[u] = TBuf(pc.x_addr + uint64_t(c[u]) * T_SIZE).v[0];
-    }
-  }
-  [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u)
-    if (c[u] - pc.col_begin < pc.col_end - pc.col_begin) acc += a[u] * xv[u];
-#else
   [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
     const uint64_t ku = k + uint64_t(u) * L;
     c[u] = 0xFFFFFFFFu;
@@ -113,20 +92,12 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
   }
   [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u)
     if (c[u] < pc.cols) acc += a[u] * xv[u];
-#endif
 }
 
-// y[row] from the row's sum (every row, empty ones included, goes through here). Column blocks
-// after the first add to y (flags bit 1): y += alpha * sum.
+// y[row] from the row's sum (every row, empty ones included, goes through here).
 void write_y(uint64_t row, T acc) {
   TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
   const T alpha = T_FROM_BITS(pc.alpha_bits);
-#if defined(COLUMN_BLOCKS)
-  if ((pc.flags & 2u) != 0u) {
-    yb.v[0] = yb.v[0] + alpha * acc;
-    return;
-  }
-#endif
   if ((pc.flags & 1u) != 0u) {
     yb.v[0] = alpha * acc;
   } else {

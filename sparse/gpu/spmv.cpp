@@ -70,10 +70,9 @@ struct SpmvPlan {
   uint32_t esz = 4, wg = tuning::kSpmvWorkgroup, items = tuning::kSpmvItems;
   bool subgroup = false;       // merge path's in-tile scan
   bool rows_subgroup = false;  // row kernel's reduction
-  bool cpu = false;            // a CPU device (lavapipe): no column blocks by default
+  bool cpu = false;            // a CPU device (lavapipe): no column blocks recommended
   SpmvKernel kernel = SpmvKernel::automatic;  // the option: which kernels this plan has
   uint32_t row_lanes_option = 0;
-  uint32_t column_blocks_option = 0;
   uint32_t max_lanes = 1;  // row kernel: lanes per row at most
   uint32_t stream_items = tuning::kSpmvStreamItems;
   // The split kernel falls back to the merge path when a matrix has too many long rows.
@@ -93,12 +92,6 @@ struct SpmvPlan {
   Pipeline partition[2], nnz_partition[2], tiles[2], fixup;
   Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], list_kernel[2],
       long_kernel[2];
-  // The row kernel's builds over column blocks ([skip empty rows][row pointer width]).
-  Pipeline rows_blocks[2][2];
-  bool has_column_blocks() const {
-    return (kernel == SpmvKernel::automatic || kernel == SpmvKernel::rows) &&
-           column_blocks_option > 1;
-  }
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
   std::optional<Map> map;
@@ -177,13 +170,15 @@ struct SpmvPlan {
     const uint64_t steps = (st.max_row_length + tuning::kSpmvRowsUnroll * an.row_lanes - 1) /
                            (tuning::kSpmvRowsUnroll * an.row_lanes);
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
+    // Wide rows (gathering all over x; counted by the statistics) take more lanes on GPUs, and
+    // column blocks where x is large.
+    const bool wide = !cpu && st.wide_span == tuning::spmv_wide_span(st.cols) &&
+                      st.wide_rows * 2 >= st.rows - st.empty_rows;
     if (regular) {
       an.kernel = SpmvKernel::rows;
-      // Wide rows take more lanes on GPUs, where the statistics counted them.
-      const bool wide = !cpu && st.wide_span == tuning::spmv_wide_span(st.cols) &&
-                        st.wide_rows * 2 >= st.rows - st.empty_rows;
       if (wide && st.rows >= tuning::kSpmvRowsManyRows && !row_lanes_option)
         an.row_lanes = tuning::spmv_wide_row_lanes(st.rows, st.nnz, esz, max_lanes);
+      an.column_blocks = column_blocks(st, wide);
       if (st.empty_rows * 100 >= st.rows * tuning::kSpmvSkipEmptyPercent &&
           st.empty_rows < st.rows) {
         an.skip_empty_rows = true;
@@ -203,12 +198,27 @@ struct SpmvPlan {
                              split_lanes(st.rows, st.nnz) >= tuning::kSpmvTilesOverSplitLanes;
       const bool split_ok = st.long_threshold == t && st.huge_threshold == huge_threshold(t) &&
                             st.long_rows <= tuning::kSpmvLongMaxRows && !tiles_win;
-      if (split_ok) an.row_lanes = split_lanes(st.rows, st.nnz);
+      if (split_ok) {
+        an.row_lanes = split_lanes(st.rows, st.nnz);
+        an.column_blocks = column_blocks(st, wide);
+      }
       an.kernel = split_ok            ? SpmvKernel::split
                   : st.empty_rows == 0 ? SpmvKernel::nnz
                                        : SpmvKernel::merge;
     }
     return an;
+  }
+
+  // The column blocks recommended for the row and split kernels on rows whose gathers spread
+  // over all of x (`wide`): on GPUs, by x's size (sparse/gpu/spmv_pass.hpp).
+  uint32_t column_blocks(const SpmvRowStats& st, bool wide) const {
+    const uint64_t x_bytes = st.cols * esz;
+    if (cpu || !wide || st.rows < tuning::kSpmvRowsManyRows ||
+        x_bytes <= tuning::kSpmvColumnBlockBytes ||
+        st.nnz < tuning::kSpmvColumnBlockGathers * st.cols)
+      return 1;
+    const uint64_t b = (x_bytes + tuning::kSpmvColumnBlockBytes - 1) / tuning::kSpmvColumnBlockBytes;
+    return uint32_t(std::min<uint64_t>({b, tuning::kSpmvAutoColumnBlocks, st.cols}));
   }
 
   // Validates the matrix view for the statistics pass.
@@ -292,7 +302,7 @@ struct SpmvPlan {
 
   // Which kernel runs, and with how many lanes per row.
   Status resolve(const CsrView& a, const SpmvAnalysis* an, SpmvKernel& k, uint32_t& lanes,
-                 bool& skip_empty, uint32_t& blocks) const {
+                 bool& skip_empty) const {
     if (an && (an->stats.rows != a.rows || an->stats.nnz != a.nnz))
       return make_error(Errc::invalid_argument,
                         "Spmv: the analysis is of a " + std::to_string(an->stats.rows) +
@@ -306,10 +316,6 @@ struct SpmvPlan {
                                      : auto_lanes(a.rows, a.nnz);
     skip_empty = k == SpmvKernel::rows && an && an->kernel == SpmvKernel::rows &&
                  an->skip_empty_rows && has_rows_window();
-    // Column blocks: the row kernel only; never more blocks than columns.
-    blocks = column_blocks_option;
-    if (k != SpmvKernel::rows || a.cols == 0 || !has_column_blocks()) blocks = 1;
-    blocks = uint32_t(std::clamp<uint64_t>(blocks, 1, std::max<uint64_t>(a.cols, 1)));
     // Split kernel with more possible long rows than one grid dimension: the merge path.
     if (k == SpmvKernel::split) {
       const auto [cap_long, cap_huge] = split_rows(a, an, lanes);
@@ -342,13 +348,30 @@ struct SpmvPlan {
     SpmvKernel k = SpmvKernel::merge;
     uint32_t lanes = 1;
     bool skip_empty = false;
-    uint32_t blocks = 1;
-    VKPRIM_TRY(resolve(a, an, k, lanes, skip_empty, blocks));
-    if (k == SpmvKernel::rows)
-      return record_rows(cmd, a, x, y, alpha, beta, lanes, skip_empty, blocks);
+    VKPRIM_TRY(resolve(a, an, k, lanes, skip_empty));
+    if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes, skip_empty);
     if (k == SpmvKernel::stream) return record_stream(cmd, a, x, y, alpha, beta);
     if (k == SpmvKernel::split) return record_split(cmd, a, x, y, alpha, beta, lanes, an, temp_in);
     return record_tiles(cmd, a, x, y, alpha, beta, temp_in, an, k == SpmvKernel::nnz);
+  }
+
+  // The temporary storage a call uses: `temp_in`, or the owned buffer when it is empty; at least
+  // `need` bytes, 16-byte aligned.
+  Status use_temp(const CsrView& a, BufferView temp_in, uint64_t need, BufferView& temp) const {
+    temp = temp_in;
+    if (temp.address == 0) {
+      if (!owned_temp || owned_temp->size() < need)
+        return make_error(Errc::invalid_argument,
+                          "Spmv: no temporary storage: pass a buffer of temp_bytes(rows, nnz) = " +
+                              std::to_string(temp_bytes(a.rows, a.nnz)) +
+                              " bytes or call reserve(rows, nnz) first");
+      temp = owned_temp->view();
+    }
+    if (temp.size < need || temp.address % 16)
+      return make_error(Errc::invalid_argument,
+                        "Spmv: temporary storage must be 16-byte aligned and hold " +
+                            std::to_string(need) + " bytes");
+    return {};
   }
 
   // The merge path, or the nonzero tiles (nnz_tiles): partition, tiles, the carries' segmented
@@ -359,20 +382,7 @@ struct SpmvPlan {
     VKPRIM_TRY(check_tile_limits(a, nnz_tiles));
     const uint64_t need = temp_bytes(a.rows, a.nnz);
     BufferView temp = temp_in;
-    if (need) {
-      if (temp.address == 0) {
-        if (!owned_temp || owned_temp->size() < need)
-          return make_error(
-              Errc::invalid_argument,
-              "Spmv: no temporary storage: pass a buffer of temp_bytes(rows, nnz) = " +
-                  std::to_string(need) + " bytes or call reserve(rows, nnz) first");
-        temp = owned_temp->view();
-      }
-      if (temp.size < need || temp.address % 16)
-        return make_error(Errc::invalid_argument,
-                          "Spmv: temporary storage must be 16-byte aligned and hold " +
-                              std::to_string(need) + " bytes");
-    }
+    if (need) VKPRIM_TRY(use_temp(a, temp_in, need, temp));
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     if (a.rows == 0) return {};
     const BufferView yv = y.sub(0, a.rows * esz);
@@ -465,7 +475,7 @@ struct SpmvPlan {
 
   Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                      double alpha, double beta, uint32_t lanes, bool skip_empty = false,
-                     uint32_t blocks = 1, uint32_t long_threshold = 0) const {
+                     uint32_t long_threshold = 0) const {
     // Rows per workgroup: one per lane group, or a window (spmv_rows.comp, WINDOW).
     const uint64_t per_group = skip_empty ? tuning::kSpmvRowsWindow
                                           : tuning::kSpmvRowsWorkgroup / lanes;
@@ -487,23 +497,9 @@ struct SpmvPlan {
                     uint32_t(a.cols),
                     uint32_t(std::countr_zero(lanes)),
                     beta == 0.0 ? kSpmvBetaZero : 0u,
-                    long_threshold,
-                    0u,
-                    uint32_t(a.cols)};
+                    long_threshold};
     const int w = a.row_ptr_64 ? 1 : 0;
-    // Column blocks: one pass per block; the first applies beta, the others add to y.
-    for (uint32_t b = 0; b < blocks; ++b) {
-      rp.col_begin = uint32_t(a.cols * b / blocks);
-      rp.col_end = uint32_t(a.cols * (b + 1) / blocks);
-      if (b > 0) {
-        rp.flags = kSpmvAccumulate;
-        compute_to_compute_barrier(*ctx, cmd);  // y of the block before
-      }
-      const Pipeline& p = blocks > 1 ? rows_blocks[skip_empty ? 1 : 0][w]
-                          : skip_empty ? rows_window[w]
-                                       : rows_kernel[w];
-      p.dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
-    }
+    (skip_empty ? rows_window[w] : rows_kernel[w]).dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
     return {};
   }
 
@@ -523,19 +519,8 @@ struct SpmvPlan {
     const uint64_t long_bytes = vkprim::detail::align16((cap_long + 1) * 4);
     const uint64_t huge_bytes = vkprim::detail::align16((cap_huge + 1) * 4);
     const uint64_t need = split_bytes(cap_long, cap_huge, pieces > 1 ? cap_huge * pieces : 0);
-    BufferView temp = temp_in;
-    if (temp.address == 0) {
-      if (!owned_temp || owned_temp->size() < need)
-        return make_error(Errc::invalid_argument,
-                          "Spmv: no temporary storage: pass a buffer of temp_bytes(rows, nnz) = " +
-                              std::to_string(temp_bytes(a.rows, a.nnz)) +
-                              " bytes or call reserve(rows, nnz) first");
-      temp = owned_temp->view();
-    }
-    if (temp.size < need || temp.address % 16)
-      return make_error(Errc::invalid_argument,
-                        "Spmv: temporary storage must be 16-byte aligned and hold " +
-                            std::to_string(need) + " bytes");
+    BufferView temp;
+    VKPRIM_TRY(use_temp(a, temp_in, need, temp));
     const uint64_t long_list = temp.address, huge_list = temp.address + long_bytes,
                    partial = huge_list + huge_bytes;
     // The lists first (from the row pointer); then the row kernel, which skips the long rows,
@@ -550,7 +535,7 @@ struct SpmvPlan {
     SpmvListPush sp{a.row_ptr.address, long_list, huge_list, uint32_t(a.rows), threshold, huge};
     list_kernel[w].dispatch(cmd, &sp, grid_groups(*ctx, a.rows, list_kernel[w].tile_items()));
     compute_to_compute_barrier(*ctx, cmd);
-    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, 1, threshold));
+    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, threshold));
     SpmvLongPush lp{a.row_ptr.address,    a.col_idx.address,    a.values.address,
                     x.address,            y.address,            long_list,
                     partial,              bits_of(alpha, type), bits_of(beta, type),
@@ -670,11 +655,6 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                         "Spmv: row_lanes must be a power of two <= " + std::to_string(limit));
     plan->row_lanes_option = o.row_lanes;
   }
-  if (o.column_blocks > tuning::kSpmvMaxColumnBlocks)
-    return make_error(Errc::invalid_argument,
-                      "Spmv: column_blocks must be at most " +
-                          std::to_string(tuning::kSpmvMaxColumnBlocks));
-  plan->column_blocks_option = o.column_blocks;
   plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const std::string t = to_string(type);
   for (int w = 0; w < 2; ++w) {
@@ -695,14 +675,11 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
     }
-    for (const int variant : {0, 1, 2, 3}) {  // bit 0: window, bit 1: column blocks
-      const bool window = variant & 1, blocks = variant & 2;
-      if (!plan->has_rows() || (window && !plan->has_rows_window()) ||
-          (blocks && !plan->has_column_blocks()))
-        continue;
+    for (const bool window : {false, true}) {
+      if (!plan->has_rows() || (window && !plan->has_rows_window())) continue;
       vkprim::detail::PipelineDesc d;
-      d.variant = std::string(window ? "spmv_rows_window_" : "spmv_rows_") + (blocks ? "cb_" : "") +
-                  t + "_" + rp + (rows_subgroup ? "_sg" : "_wg");
+      d.variant = std::string(window ? "spmv_rows_window_" : "spmv_rows_") + t + "_" + rp +
+                  (rows_subgroup ? "_sg" : "_wg");
       d.push_bytes = detail::kSpmvRowsPushBytes;
       d.workgroup_size = tuning::kSpmvRowsWorkgroup;
       d.items = 1;
@@ -712,9 +689,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
         d.required_subgroup_size = sg_size;
       auto rk = detail::Pipeline::create(ctx, d);
       if (!rk) return rk.error();
-      (blocks   ? plan->rows_blocks[window][w]
-       : window ? plan->rows_window[w]
-                : plan->rows_kernel[w]) = std::move(*rk);
+      (window ? plan->rows_window[w] : plan->rows_kernel[w]) = std::move(*rk);
     }
     if (plan->has_stream()) {
       auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,
@@ -834,6 +809,38 @@ Status Spmv::record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferV
 Status Spmv::record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
                     double beta, const SpmvAnalysis& analysis, BufferView temp) const {
   return plan_->record(cmd, a, x, y, alpha, beta, temp, &analysis);
+}
+
+Status Spmv::record(VkCommandBuffer cmd, std::span<const CsrView> blocks, BufferView x,
+                    BufferView y, double alpha, double beta,
+                    std::span<const SpmvAnalysis> analyses, BufferView temp) const {
+  if (blocks.empty() || analyses.size() != blocks.size())
+    return make_error(Errc::invalid_argument,
+                      "Spmv: column blocks need at least one block and one analysis per block (" +
+                          std::to_string(blocks.size()) + " blocks, " +
+                          std::to_string(analyses.size()) + " analyses)");
+  // Everything checked before anything is recorded.
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const CsrView& b = blocks[i];
+    if (b.rows != blocks[0].rows || b.cols != blocks[0].cols)
+      return make_error(Errc::invalid_argument,
+                        "Spmv: column block " + std::to_string(i) + " is " +
+                            std::to_string(b.rows) + " x " + std::to_string(b.cols) +
+                            ", block 0 " + std::to_string(blocks[0].rows) + " x " +
+                            std::to_string(blocks[0].cols));
+    VKPRIM_TRY(plan_->check(b, x, y));
+    SpmvKernel k;
+    uint32_t lanes;
+    bool skip;
+    VKPRIM_TRY(plan_->resolve(b, &analyses[i], k, lanes, skip));
+  }
+  // alpha == 0: y = beta * y once (the blocks are not read).
+  const size_t n = alpha == 0.0 ? 1 : blocks.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) vkprim::detail::compute_to_compute_barrier(*plan_->ctx, cmd);  // y of block i - 1
+    VKPRIM_TRY(plan_->record(cmd, blocks[i], x, y, alpha, i == 0 ? beta : 1.0, temp, &analyses[i]));
+  }
+  return {};
 }
 
 Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double alpha, double beta,

@@ -32,13 +32,13 @@ inline constexpr uint32_t kSpmvFixupPushBytes = 64;
 
 // Row kernel (spmv_rows.comp): one dispatch, L = 2^lane_shift lanes per row.
 // long_threshold != 0 (split kernel): rows longer than it are skipped (spmv_list.comp lists them).
-// Column blocks: only entries with col_begin <= column < col_end count (0, cols: all).
 struct SpmvRowsPush {
   uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits;
-  uint32_t rows, cols, lane_shift, flags, long_threshold, col_begin, col_end;
+  uint32_t rows, cols, lane_shift, flags, long_threshold;
 };
-static_assert(offsetof(SpmvRowsPush, rows) == 56 && offsetof(SpmvRowsPush, col_end) == 80);
-inline constexpr uint32_t kSpmvRowsPushBytes = 84;
+static_assert(offsetof(SpmvRowsPush, rows) == 56 &&
+              offsetof(SpmvRowsPush, long_threshold) == 72);
+inline constexpr uint32_t kSpmvRowsPushBytes = 76;
 
 // Split kernel's lists of long and huge rows (spmv_list.comp).
 struct SpmvListPush {
@@ -75,7 +75,6 @@ static_assert(offsetof(SpmvStatsPush, wide_span) == 36);
 inline constexpr uint32_t kSpmvStatsPushBytes = 40;
 
 inline constexpr uint32_t kSpmvBetaZero = 1u;
-inline constexpr uint32_t kSpmvAccumulate = 2u;  // row kernel: y += alpha * A x (column blocks)
 inline constexpr uint32_t kSpmvVectorLoads = 2u;   // tiles: aligned arrays, 4 entries per load
 inline constexpr uint32_t kSpmvNonzeroTiles = 4u;  // tiles: fixed nonzero tiles (else merge path)
 
@@ -200,12 +199,20 @@ constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes
 // and no more pieces than the longest row has chunks. At most kSpmvLongMaxRows rows per list
 // (one grid dimension); a matrix with more goes to the merge path. Measured (H200, powerlaw
 // f32): 32 steps 1.017 ms (4405 long rows), 8 steps 3.23 ms (35 k long rows).
-// Column blocks (SpmvOptions::column_blocks, the row kernel): at most kSpmvMaxColumnBlocks. The
-// analysis no longer chooses them: they kept the gathers inside part of x, which paid (session 9,
-// uniform_k16 f64 on an H200: 0.992 ms with all of x, 0.928 with 2 blocks) only while the buffers
-// were not dedicated allocations (engine/core/buffer.cpp). Since, with 8 lanes per row: 0.742 ms
-// with all of x, 0.958 with 2 blocks (docs/benchmarks.md, session 14).
-inline constexpr uint32_t kSpmvMaxColumnBlocks = 64;
+// Column blocks (SpmvAnalysis::column_blocks, the recommendation for split_columns): on GPUs,
+// ceil(x bytes / kSpmvColumnBlockBytes) blocks (at most kSpmvAutoColumnBlocks) where x is larger
+// than that, the row or split kernel runs, at least half the non-empty rows are wide (their
+// gathers hit all of x), the matrix has at least kSpmvRowsManyRows rows and x is gathered at
+// least kSpmvColumnBlockGathers times per element. H200 (docs/benchmarks.md, session 26), f64 (x
+// 32 MiB), one pass / 2 blocks / 3 / 4, ms: uniform_k16 (16 random columns per row) 0.742 /
+// 0.662 / 0.670 / 0.657, powerlaw 0.807 / 0.683 / 0.763 / 0.840, sparse_rows (3.2 gathers per
+// x element) 0.201-0.218 / 0.183 / 0.228 / 0.282; f32 (x 16 MiB) 2 blocks lose (uniform_k16
+// 0.510 / 0.553, powerlaw 0.517 / 0.620). Not measured below 3 gathers per element (short_k2:
+// 2). Blocks as passes of the row kernel over the whole matrix, each stopping at its block's
+// end within the rows, lost (uniform_k16 f64 0.833 ms: every pass touched every row).
+inline constexpr uint64_t kSpmvColumnBlockBytes = uint64_t(16) << 20;
+inline constexpr uint32_t kSpmvAutoColumnBlocks = 2;
+inline constexpr uint64_t kSpmvColumnBlockGathers = 3;
 // Wide rows (SpmvRowStats::wide_rows): first and last column more than cols / 4 apart.
 inline constexpr uint64_t kSpmvWideSpanDivisor = 4;
 constexpr uint32_t spmv_wide_span(uint64_t cols) { return uint32_t(cols / kSpmvWideSpanDivisor); }

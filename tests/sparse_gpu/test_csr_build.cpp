@@ -292,3 +292,112 @@ TEST_CASE("GPU CSR build: runs of empty rows on either side of what the compacti
   check_build<float>(many, "2000 runs of 69 empty rows");
   check_build<float>(many, "2000 runs of 69 empty rows r64", true);
 }
+
+namespace {
+
+// Block b of `a` on the CPU: the entries whose column lies in [cols b / B, cols (b + 1) / B), in
+// a's order.
+CsrMatrix cpu_block(const CsrMatrix& a, uint32_t b, uint32_t blocks) {
+  const int64_t lo = int64_t(uint64_t(a.cols) * b / blocks),
+                hi = int64_t(uint64_t(a.cols) * (b + 1) / blocks);
+  CsrMatrix out;
+  out.rows = a.rows;
+  out.cols = a.cols;
+  out.row_offsets.push_back(0);
+  for (int64_t r = 0; r < a.rows; ++r) {
+    for (int64_t k = a.row_offsets[size_t(r)]; k < a.row_offsets[size_t(r) + 1]; ++k)
+      if (a.col_indices[size_t(k)] >= lo && a.col_indices[size_t(k)] < hi) {
+        out.col_indices.push_back(a.col_indices[size_t(k)]);
+        out.real_values.push_back(a.real_values[size_t(k)]);
+      }
+    out.row_offsets.push_back(int64_t(out.col_indices.size()));
+  }
+  return out;
+}
+
+// split_columns of `host` (uploaded as T values, optionally with a 64-bit row pointer) equals the
+// CPU's blocks exactly: structure, order and value bits.
+template <class T>
+void check_split(const CsrMatrix& host, uint32_t blocks, bool r64, const std::string& what) {
+  INFO(what << ", " << blocks << " blocks, " << (sizeof(T) == 8 ? "f64" : "f32")
+            << (r64 ? ", 64-bit row pointer" : ""));
+  Runtime& rt = test::gpu();
+  DeviceCsrOptions o;
+  o.values = sizeof(T) == 8 ? ValueType::f64 : ValueType::f32;
+  o.force_row_ptr_64 = r64;
+  const DeviceCsr a = DeviceCsr::upload(rt, host, o).value();
+  const CsrMatrix uploaded = a.download(rt).value();  // values as the GPU holds them
+  const auto parts = split_columns(rt, a.view(), blocks).value();
+  REQUIRE(parts.size() == blocks);
+  uint64_t total = 0;
+  for (uint32_t b = 0; b < blocks; ++b) {
+    INFO("block " << b);
+    const DeviceCsr& p = parts[b];
+    CHECK(p.rows() == a.rows());
+    CHECK(p.cols() == a.cols());
+    CHECK(p.value_type() == a.value_type());
+    CHECK(p.row_ptr_64() == r64);
+    const CsrMatrix got = p.download(rt).value();
+    const CsrMatrix want = cpu_block(uploaded, b, blocks);
+    REQUIRE(got.row_offsets == want.row_offsets);
+    REQUIRE(got.col_indices == want.col_indices);
+    REQUIRE(got.real_values == want.real_values);
+    total += p.nnz();
+  }
+  CHECK(total == a.nnz());
+}
+
+}  // namespace
+
+TEST_CASE("split_columns: each block holds A's entries of its columns, in A's order",
+          "[csr_build][split_columns]") {
+  // Every generated shape in 1, 2, 3 and 7 blocks (at most one per column), f32 and f64, with a
+  // 64-bit row pointer too; rows whose columns are not in order stay as they were.
+  const bool f64 = test::gpu().caps().shader_float64;
+  for (const auto& s : test::generated_shapes()) {
+    const CsrMatrix host = test::to_csr_matrix(test::eigen_reference(s.m));
+    for (const uint32_t want : {1u, 2u, 3u, 7u}) {
+      const uint32_t blocks = uint32_t(std::min<int64_t>(want, std::max<int64_t>(s.m.cols, 1)));
+      check_split<float>(host, blocks, false, s.name);
+      if (want == 3) check_split<float>(host, blocks, true, s.name);
+      if (f64 && want == 2) check_split<double>(host, blocks, false, s.name);
+    }
+  }
+  CsrMatrix reversed = test::to_csr_matrix(test::eigen_reference(test::generated_shapes()[9].m));
+  for (int64_t r = 0; r < reversed.rows; ++r) {
+    const auto b = size_t(reversed.row_offsets[size_t(r)]);
+    const auto e = size_t(reversed.row_offsets[size_t(r) + 1]);
+    std::reverse(reversed.col_indices.begin() + b, reversed.col_indices.begin() + e);
+    std::reverse(reversed.real_values.begin() + b, reversed.real_values.begin() + e);
+  }
+  check_split<float>(reversed, 3, false, "rows in descending column order");
+}
+
+TEST_CASE("split_columns refuses bad block counts and views", "[csr_build][split_columns][errors]") {
+  Runtime& rt = test::gpu();
+  CooMatrix m = test::empty_matrix(3, 5);
+  test::add_entry(m, 0, 4, 1.0);
+  test::add_entry(m, 2, 1, 2.0);
+  const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(m))).value();
+  for (const uint32_t blocks : {0u, 6u, kMaxColumnBlocks + 1}) {
+    auto r = split_columns(rt, a.view(), blocks);
+    REQUIRE(!r);
+    CHECK(r.error().code == Errc::invalid_argument);
+    CHECK_THAT(r.error().message, Catch::Contains("blocks must lie in [1, min(cols, 64)]"));
+  }
+  CsrView bad = a.view();
+  bad.row_ptr.size = 4;  // fewer than rows + 1 entries
+  auto r = split_columns(rt, bad, 2);
+  REQUIRE(!r);
+  CHECK(r.error().code == Errc::invalid_argument);
+  CHECK_THAT(r.error().message, Catch::Contains("row_ptr must hold rows + 1"));
+  bad = a.view();
+  bad.value_type = ValueType::u32;
+  CHECK(split_columns(rt, bad, 2).error().code == Errc::invalid_argument);
+  // A matrix without columns: one block only.
+  const DeviceCsr empty = DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(
+                                                    test::empty_matrix(4, 0))))
+                              .value();
+  CHECK(split_columns(rt, empty.view(), 1).value().size() == 1);
+  CHECK(!split_columns(rt, empty.view(), 2));
+}

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <tuple>
+#include <vkprim/sparse/csr_build.hpp>
 #include <vkprim/sparse/eigen.hpp>
 #include <vkprim/sparse/matrix_file.hpp>
 #include <vkprim/sparse/spmv.hpp>
@@ -783,66 +784,113 @@ TEST_CASE("SpMV row kernel skipping empty rows: Eigen's result, the row kernel's
 }
 
 namespace {
-SpmvOptions column_blocks(uint32_t blocks, SpmvOptions base) {
-  base.column_blocks = blocks;
-  return base;
+// y = alpha * A * x + beta * y0 over A's column blocks (split_columns; each block analyzed, one
+// record() over all of them), on the GPU.
+template <class T>
+std::vector<T> gpu_spmv_blocks(const DeviceCsr& a, uint32_t blocks, const std::vector<T>& x,
+                               const std::vector<T>& y0, double alpha, double beta,
+                               const SpmvOptions& o) {
+  Runtime& rt = test::gpu();
+  Spmv& plan = plan_for(value_type_of<T>(), o);
+  const auto parts = split_columns(rt, a.view(), blocks).value();
+  std::vector<CsrView> views;
+  std::vector<SpmvAnalysis> analyses;
+  uint64_t most = 0;
+  for (const auto& p : parts) {
+    views.push_back(p.view());
+    analyses.push_back(plan.analyze(rt, p.view()).value());
+    most = std::max(most, p.nnz());
+  }
+  plan.reserve(a.rows(), most).value();
+  Buffer xb = upload_or_empty(rt, x);
+  std::vector<T> yinit =
+      beta == 0.0 ? std::vector<T>(y0.size(), std::numeric_limits<T>::quiet_NaN()) : y0;
+  Buffer yb = upload_or_empty(rt, yinit);
+  rt.submit([&](VkCommandBuffer cmd) {
+      return plan.record(cmd, views, xb.view(), yb.view(), alpha, beta, analyses);
+    }).value();
+  return rt.download<T>(yb.view(), y0.size()).value();
 }
 }  // namespace
 
-TEST_CASE("SpMV row kernel over column blocks matches Eigen on every generated shape",
-          "[spmv][rows][column_blocks]") {
-  // The row kernel once per block of columns, each pass adding its block's products to y (the
-  // first applies beta): forced here, chosen by the analysis only on GPUs for large x. Blocks
-  // beyond the column count, both builds, f32 and f64, a 64-bit row pointer, and the windows
-  // that skip empty rows (automatic on the many-empty-rows shapes).
+TEST_CASE("SpMV over column blocks matches Eigen on every generated shape",
+          "[spmv][column_blocks]") {
+  // A = the sum of its column blocks: the first block's product applies beta (beta == 0: y is
+  // never read, NaN poison must go), the others add to y. Each block runs the kernel its own
+  // analysis picks, or a forced one; f32 and f64.
   const bool f64 = test::gpu().caps().shader_float64;
+  Runtime& rt = test::gpu();
   std::vector<std::pair<std::string, CooMatrix>> cases;
   for (const auto& s : test::generated_shapes()) cases.push_back({s.name, s.m});
   cases.push_back({"sparse rows 5000", sparse_rows_matrix(5000)});
   for (const auto& [name, m] : cases) {
-    check_configs<float>(
-        m, name, "column blocks",
-        {{"rows B2", column_blocks(2, row_kernel(true)), 1.5, 0.0},
-         {"rows B3, shared memory", column_blocks(3, row_kernel(false)), -1.0, 0.5},
-         {"rows B7 L1", column_blocks(7, row_kernel(true, 1)), 2.0, -0.25, true},
-         {"auto B3", column_blocks(3, automatic()), 1.0, 1.0, false, false, true}});
-    if (f64)
-      check_configs<double>(m, name, "column blocks",
-                            {{"rows B2", column_blocks(2, row_kernel(true)), 1.5, 0.5},
-                             {"auto B4", column_blocks(4, automatic()), -2.0, 0.0, false, false,
-                              true}});
+    INFO(name);
+    const EigenCsr ref = test::eigen_reference(m);
+    const uint32_t most = uint32_t(std::max<int64_t>(1, std::min<int64_t>(m.cols, 3)));
+    {
+      const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref)).value();
+      const auto x = vector_values<float>(size_t(m.cols), 41);
+      const auto y0 = vector_values<float>(size_t(m.rows), 42);
+      for (const auto& [blocks, o, alpha, beta] :
+           {std::tuple{most, automatic(), 1.5, 0.0}, std::tuple{std::min(most, 2u), automatic(), -1.0, 0.5},
+            std::tuple{most, row_kernel(false), 2.0, -0.25}, std::tuple{most, forced(SpmvKernel::merge), 1.0, 1.0},
+            std::tuple{most, automatic(), 0.0, 0.5}}) {
+        INFO(blocks << " blocks, kernel " << to_string(o.kernel) << ", alpha " << alpha
+                    << ", beta " << beta);
+        test::check_y(gpu_spmv_blocks(a, blocks, x, y0, alpha, beta, o),
+                      test::reference_spmv(ref, x, y0, alpha, beta), name + " column blocks");
+      }
+    }
+    if (f64) {
+      DeviceCsrOptions dopt;
+      dopt.values = ValueType::f64;
+      dopt.force_row_ptr_64 = true;
+      const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref), dopt).value();
+      const auto x = vector_values<double>(size_t(m.cols), 43);
+      const auto y0 = vector_values<double>(size_t(m.rows), 44);
+      test::check_y(gpu_spmv_blocks(a, most, x, y0, 2.0, 0.5, automatic()),
+                    test::reference_spmv(ref, x, y0, 2.0, 0.5), name + " column blocks f64 r64");
+    }
   }
 }
 
-TEST_CASE("SpMV column blocks: bit-identical from run to run, the same in both builds",
-          "[spmv][rows][column_blocks][determinism]") {
+TEST_CASE("SpMV over column blocks refuses mismatched blocks before recording",
+          "[spmv][column_blocks][errors]") {
   Runtime& rt = test::gpu();
-  for (const auto& [name, m] : {std::pair<std::string, CooMatrix>{"stencil 50x50", stencil(50)},
-                                std::pair<std::string, CooMatrix>{"sparse rows 5000",
-                                                                  sparse_rows_matrix(5000)}}) {
-    INFO(name);
-    const DeviceCsr a =
-        DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(m))).value();
-    const auto x = vector_values<float>(size_t(m.cols), 3);
-    const auto y0 = vector_values<float>(size_t(m.rows), 4);
-    for (const SpmvOptions& base : {automatic(), row_kernel(true, 2)}) {
-      const auto first = gpu_spmv(a, x, y0, 1.0, 1.0, column_blocks(3, base), true);
-      const auto again = gpu_spmv(a, x, y0, 1.0, 1.0, column_blocks(3, base), true);
-      REQUIRE(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)) == 0);
-      if (base.kernel == SpmvKernel::rows) {  // the same lanes, the same tree, the same bits
-        const auto wg = gpu_spmv(a, x, y0, 1.0, 1.0, column_blocks(3, row_kernel(false, 2)));
-        REQUIRE(std::memcmp(first.data(), wg.data(), first.size() * sizeof(float)) == 0);
-      }
-    }
-  }
+  const EigenCsr ref = test::eigen_reference(stencil(10));
+  const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref)).value();
+  const DeviceCsr other =
+      DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(stencil(9)))).value();
+  Spmv& plan = plan_for(ValueType::f32, automatic());
+  const SpmvAnalysis an = plan.analyze(rt, a.view()).value();
+  Buffer xb = rt.alloc(100 * 4).value(), yb = rt.alloc(100 * 4).value();
+  const auto try_record = [&](std::vector<CsrView> views, std::vector<SpmvAnalysis> analyses) {
+    Status st;
+    rt.submit([&](VkCommandBuffer cmd) {
+        st = plan.record(cmd, views, xb.view(), yb.view(), 1.0, 0.0, analyses);
+        return Status{};
+      }).value();
+    return st;
+  };
+  const Status none = try_record({}, {});
+  REQUIRE(!none);
+  CHECK(none.error().code == Errc::invalid_argument);
+  const Status count = try_record({a.view(), a.view()}, {an});
+  REQUIRE(!count);
+  CHECK_THAT(count.error().message, Catch::Contains("one analysis per block"));
+  const Status shape = try_record({a.view(), other.view()}, {an, an});
+  REQUIRE(!shape);
+  CHECK_THAT(shape.error().message, Catch::Contains("column block 1 is 81 x 81"));
+  CHECK(try_record({a.view(), a.view()}, {an, an}));
 }
 
 TEST_CASE("SpMV analysis: a large matrix of random columns takes the row kernel, wide lanes",
           "[spmv][analyze]") {
   // A 4 M x 4 M matrix with 16 random columns per row (32 MiB of f64 x, gathered all over):
   // the row kernel with mean / 4 lanes in f32 and mean / 2 in f64 on GPUs (mean / 8 on CPU
-  // devices, which do not count wide rows), in one pass over x (SpmvAnalysis has no column
-  // blocks: sparse/gpu/spmv_pass.hpp says why).
+  // devices, which do not count wide rows). On GPUs, f64's 32 MiB of x are recommended two
+  // column blocks (sparse/gpu/spmv_pass.hpp), f32's 16 MiB none; and none for banded rows, for
+  // fewer than 3 gathers per x element, or on CPU devices.
   const bool cpu = test::gpu().caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   SpmvRowStats st;
   st.rows = st.cols = uint64_t(1) << 22;
@@ -854,10 +902,31 @@ TEST_CASE("SpMV analysis: a large matrix of random columns takes the row kernel,
   CHECK(a32.kernel == SpmvKernel::rows);
   CHECK(!a32.skip_empty_rows);
   CHECK(a32.row_lanes == std::min<uint32_t>(cpu ? 2 : 4, max_subgroup_lanes()));
+  CHECK(a32.column_blocks == 1);
   if (test::gpu().caps().shader_float64) {
-    const SpmvAnalysis a64 = plan_for(ValueType::f64, automatic()).analysis(st);
+    Spmv& plan = plan_for(ValueType::f64, automatic());
+    const SpmvAnalysis a64 = plan.analysis(st);
     CHECK(a64.kernel == SpmvKernel::rows);
     CHECK(a64.row_lanes == std::min<uint32_t>(cpu ? 2 : 8, max_subgroup_lanes()));
+    CHECK(a64.column_blocks == (cpu ? 1u : 2u));
+    SpmvRowStats band = st;  // not wide
+    band.wide_rows = 0;
+    CHECK(plan.analysis(band).column_blocks == 1);
+    SpmvRowStats few = st;  // 2 gathers per x element
+    few.nnz = few.cols * 2;
+    few.max_row_length = 2;
+    CHECK(plan.analysis(few).column_blocks == 1);
+    // Power-law rows (the split kernel) gathering all over x: two blocks as well.
+    SpmvRowStats hubs = st;
+    hubs.max_row_length = 100000;
+    // The split kernel's threshold: 128 entries per lane, mean 16 / 4 lanes.
+    hubs.long_threshold = 128u * std::min<uint32_t>(4, max_subgroup_lanes());
+    hubs.huge_threshold = 16384;
+    hubs.long_rows = 4400;
+    hubs.huge_rows = 40;
+    const SpmvAnalysis split = plan.analysis(hubs);
+    REQUIRE(split.kernel == SpmvKernel::split);
+    CHECK(split.column_blocks == (cpu ? 1u : 2u));
   }
 }
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 #include <vkprim/buffer.hpp>
 #include <vkprim/runtime.hpp>
 #include <vkprim/sort.hpp>
@@ -94,5 +95,18 @@ Result<DeviceCsr> transpose(Runtime& rt, const DeviceCsr& a, const CsrBuildOptio
 Result<DeviceCsr> build_csr(Runtime& rt, CsrBuilder& builder, const CooMatrix& m,
                             const DeviceCsrOptions& options = {});
 Result<DeviceCsr> transpose(Runtime& rt, CsrBuilder& builder, const DeviceCsr& a);
+
+// Column blocks: A split by columns into `blocks` CSR matrices of A's shape (rows x cols, A's
+// value type and row-pointer width), block b holding the entries of A whose column lies in
+// [cols * b / blocks, cols * (b + 1) / blocks), in A's order; A = the sum of the blocks. Their
+// products summed give A x (Spmv::record over blocks), each gathering from its part of x only:
+// on GPUs, where x does not stay in the cache beside the streamed matrix,
+// SpmvAnalysis::column_blocks recommends it (include/vkprim/sparse/spmv.hpp). Runs on the GPU
+// (per block: a flag pass, an exclusive scan, a scatter; one small read-back each) and blocks
+// until done; the blocks together take as much memory as A. Errc::invalid_argument for blocks
+// outside [1, min(cols, kMaxColumnBlocks)] (1 for a matrix without columns) or a malformed view,
+// limit_exceeded from 2^32 - 1 entries.
+inline constexpr uint32_t kMaxColumnBlocks = 64;
+Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint32_t blocks);
 
 }  // namespace vkprim::sparse

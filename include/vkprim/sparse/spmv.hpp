@@ -65,6 +65,11 @@
 // the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup
 // lists the non-empty rows of its window first, so no lane group waits on an empty row; the same
 // sums, bit for bit); on GPUs, rows whose columns spread over all of x get more lanes per row.
+// Column blocks: where rows gather at random over an x too large to stay in the GPU's cache
+// beside the streamed matrix (f64 x of 32 MiB on an H200), SpmvAnalysis::column_blocks
+// recommends splitting A by columns (split_columns in csr_build.hpp, once per matrix) and
+// recording the product over the blocks (the record() taking blocks below); docs/sparse-gpu.md.
+// The simple form spmv() does not split (a split pays only over repeated products).
 // Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
 // statistics back while recording); `merge`, `nnz`, `rows`, `stream` and `split` force a kernel
 // with or without one (the split kernel without an analysis makes room for every row that could
@@ -96,6 +101,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vkprim/buffer.hpp>
 #include <vkprim/runtime.hpp>
 #include <vkprim/sparse/device_csr.hpp>
@@ -131,12 +137,6 @@ struct SpmvOptions {
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
   // workgroup size without subgroup operations). 0: from the mean row length.
   uint32_t row_lanes = 0;
-  // Row kernel: column blocks. n >= 2: the columns are split into n blocks of about cols / n
-  // columns (at most the column count, at most 64) and the row kernel runs once per block, each
-  // pass adding the products of its block's entries to y (the first applies beta); with kernel
-  // `automatic` (where the analysis picks the row kernel) or `rows`. 0 or 1: one pass. A
-  // testing and tuning aid: the analysis does not choose blocks (sparse/gpu/spmv_pass.hpp).
-  uint32_t column_blocks = 0;
 };
 
 // Row-length statistics of one matrix (analyze(); or computed elsewhere, e.g. on the host).
@@ -170,6 +170,11 @@ struct SpmvAnalysis {
   // lists the non-empty rows of its window of rows (writing y of the empty ones), so that every
   // lane group sums a non-empty row; row_lanes then follows their mean length.
   bool skip_empty_rows = false;
+  // Recommended column blocks (1: none): the row kernel's gathers of x would run faster split
+  // into this many blocks of columns (split_columns in csr_build.hpp, then the record() over
+  // blocks below). On GPUs, for rows that gather all over an x larger than the cache keeps
+  // beside the streamed matrix (sparse/gpu/spmv_pass.hpp); never on CPU devices.
+  uint32_t column_blocks = 1;
 };
 
 namespace detail {
@@ -224,6 +229,14 @@ class Spmv {
   // analysis.kernel (a forced SpmvOptions::kernel still wins). The row kernel needs no temp.
   Status record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
                 double beta, const SpmvAnalysis& analysis, BufferView temp = {}) const;
+  // A given as column blocks (split_columns: matrices of one shape and value type whose sum is
+  // A), each with its analysis (analyses.size() == blocks.size()): y = alpha * A * x + beta * y,
+  // one record() per block, the first with beta, the others adding to y, with a barrier between
+  // them. Temporary storage for the block with the most nonzeros (temp_bytes(rows, that nnz)).
+  // Invalid arguments are reported before anything is recorded.
+  Status record(VkCommandBuffer cmd, std::span<const CsrView> blocks, BufferView x, BufferView y,
+                double alpha, double beta, std::span<const SpmvAnalysis> analyses,
+                BufferView temp = {}) const;
 
   Spmv(Spmv&&) noexcept;
   Spmv& operator=(Spmv&&) noexcept;
