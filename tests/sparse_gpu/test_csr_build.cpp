@@ -394,6 +394,15 @@ TEST_CASE("split_columns refuses bad block counts and views", "[csr_build][split
   bad = a.view();
   bad.value_type = ValueType::u32;
   CHECK(split_columns(rt, bad, 2).error().code == Errc::invalid_argument);
+  // 2^32 - 1 entries (a view that claims them; refused before anything runs): positions are u32.
+  bad = a.view();
+  bad.nnz = (uint64_t(1) << 32) - 1;
+  bad.col_idx.size = bad.nnz * 4;
+  bad.values.size = bad.nnz * 4;
+  auto big = split_columns(rt, bad, 2);
+  REQUIRE(!big);
+  CHECK(big.error().code == Errc::limit_exceeded);
+  CHECK_THAT(big.error().message, Catch::Contains("at most 2^32 - 2 entries"));
   // A matrix without columns: one block only.
   const DeviceCsr empty = DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(
                                                     test::empty_matrix(4, 0))))
