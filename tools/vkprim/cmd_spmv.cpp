@@ -194,6 +194,7 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
       VKPRIM_TRY(plan->reserve(a->rows(), most));
       kr.column_blocks = blocks;
       kr.kernel = to_string(analyses[0].kernel);  // the first block's (each has its own)
+      if (analyses[0].skip_empty_rows) kr.kernel += "-skip-empty";
       kr.row_lanes = analyses[0].kernel == sparse::SpmvKernel::rows ||
                              analyses[0].kernel == sparse::SpmvKernel::split
                          ? analyses[0].row_lanes
