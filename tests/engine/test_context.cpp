@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <unistd.h>
 
@@ -83,8 +84,11 @@ TEST_CASE("buffers beyond the device's limits fail as errors, not crashes", "[bu
 }
 
 TEST_CASE("a persistent pipeline cache is written and reused", "[context]") {
-  // One file per process: the suite's copies at other subgroup sizes run alongside.
-  const std::string path = "vkprim-test-pipeline-cache-" + std::to_string(getpid()) + ".bin";
+  // One file per process (the suite's copies at other subgroup sizes run alongside), in the
+  // temporary directory: a failed run leaves nothing in the working tree.
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("vkprim-test-pipeline-cache-" + std::to_string(getpid()) + ".bin"))
+                               .string();
   std::remove(path.c_str());
   {
     CreateInfo ci;
@@ -98,10 +102,12 @@ TEST_CASE("a persistent pipeline cache is written and reused", "[context]") {
   std::fseek(f, 0, SEEK_END);
   CHECK(std::ftell(f) > 0);
   std::fclose(f);
-  CreateInfo ci;
-  ci.pipeline_cache_path = path;
-  auto again = Context::create(ci);
-  CHECK(again.ok());
+  {
+    CreateInfo ci;
+    ci.pipeline_cache_path = path;
+    auto again = Context::create(ci);
+    CHECK(again.ok());
+  }  // destroyed first: a context writes its cache file again when it goes
   std::remove(path.c_str());
 }
 
