@@ -95,6 +95,20 @@ Buffer upload_or_empty(Runtime& rt, const std::vector<T>& v) {
   return b;
 }
 
+// Uploads x and y0 (beta == 0: y starts as NaN, which must neither be read nor survive), submits
+// record(cmd, x, y) and returns y.
+template <class T, class Record>
+std::vector<T> run_product(const std::vector<T>& x, const std::vector<T>& y0, double beta,
+                           Record record) {
+  Runtime& rt = test::gpu();
+  Buffer xb = upload_or_empty(rt, x);
+  std::vector<T> yinit =
+      beta == 0.0 ? std::vector<T>(y0.size(), std::numeric_limits<T>::quiet_NaN()) : y0;
+  Buffer yb = upload_or_empty(rt, yinit);
+  rt.submit([&](VkCommandBuffer cmd) { return record(cmd, xb.view(), yb.view()); }).value();
+  return rt.download<T>(yb.view(), y0.size()).value();
+}
+
 // Runs y = alpha A x + beta y on the GPU and returns y. With `analyze`, the plan analyzes A
 // first and records with the analysis (what the automatic choice needs); `chosen` gets it.
 template <class T>
@@ -109,16 +123,10 @@ std::vector<T> gpu_spmv(const DeviceCsr& a, const std::vector<T>& x, const std::
     if (chosen) *chosen = *an;
   }
   plan.reserve(a.rows(), a.nnz()).value();
-  Buffer xb = upload_or_empty(rt, x);
-  // beta == 0: y starts as NaN, which must neither be read nor survive.
-  std::vector<T> yinit =
-      beta == 0.0 ? std::vector<T>(y0.size(), std::numeric_limits<T>::quiet_NaN()) : y0;
-  Buffer yb = upload_or_empty(rt, yinit);
-  rt.submit([&](VkCommandBuffer cmd) {
-      return an ? plan.record(cmd, a.view(), xb.view(), yb.view(), alpha, beta, *an)
-                : plan.record(cmd, a.view(), xb.view(), yb.view(), alpha, beta);
-    }).value();
-  return rt.download<T>(yb.view(), y0.size()).value();
+  return run_product(x, y0, beta, [&](VkCommandBuffer cmd, BufferView xv, BufferView yv) {
+    return an ? plan.record(cmd, a.view(), xv, yv, alpha, beta, *an)
+              : plan.record(cmd, a.view(), xv, yv, alpha, beta);
+  });
 }
 
 template <class T>
@@ -802,14 +810,9 @@ std::vector<T> gpu_spmv_blocks(const DeviceCsr& a, uint32_t blocks, const std::v
     most = std::max(most, p.nnz());
   }
   plan.reserve(a.rows(), most).value();
-  Buffer xb = upload_or_empty(rt, x);
-  std::vector<T> yinit =
-      beta == 0.0 ? std::vector<T>(y0.size(), std::numeric_limits<T>::quiet_NaN()) : y0;
-  Buffer yb = upload_or_empty(rt, yinit);
-  rt.submit([&](VkCommandBuffer cmd) {
-      return plan.record(cmd, views, xb.view(), yb.view(), alpha, beta, analyses);
-    }).value();
-  return rt.download<T>(yb.view(), y0.size()).value();
+  return run_product(x, y0, beta, [&](VkCommandBuffer cmd, BufferView xv, BufferView yv) {
+    return plan.record(cmd, views, xv, yv, alpha, beta, analyses);
+  });
 }
 }  // namespace
 
