@@ -4,6 +4,7 @@
 // A whose column lies in [col_begin, col_end), as a CSR matrix of A's shape. Two modes:
 //   0 (flags):   pos[k] = 1 where entry k lies in the block, else 0, for k < nnz; pos[nnz] = 0.
 //                An exclusive scan of pos[0..nnz] (the host's) turns them into output positions.
+//                pos is as wide as the row pointer (ROWPTR_64: u64, so nnz may pass 2^32).
 //   1 (scatter): entry k of the block goes to position pos[k] (col_idx and values), and row r's
 //                pointer is pos[row_ptr[r]], for r <= rows: the entries keep their order.
 // Grid-stride over max(nnz + 1, rows + 1) items; every address in 64 bits. VALUE_SIZE: 4 or 8
@@ -15,7 +16,7 @@ layout(push_constant) uniform Push {
   uint64_t row_ptr_addr;      // rows + 1 (ROWPTR_64: u64)
   uint64_t col_addr;          // nnz u32
   uint64_t val_addr;          // nnz values
-  uint64_t pos_addr;          // nnz + 1 u32
+  uint64_t pos_addr;          // nnz + 1, as wide as the row pointer
   uint64_t out_row_ptr_addr;  // rows + 1, as wide as the input's
   uint64_t out_col_addr;
   uint64_t out_val_addr;
@@ -39,11 +40,11 @@ void main() {
     [[unroll]] for (uint i = 0u; i < ITEMS; ++i) {
       const uint64_t k = t * per_tile + uint64_t(i * WG_SIZE + gl_LocalInvocationID.x);
       if (pc.mode == 0u) {
-        if (k <= pc.nnz) U32Buf(pc.pos_addr + k * 4ul).v[0] = k < pc.nnz && in_block(k) ? 1u : 0u;
+        if (k <= pc.nnz) row_ptr_store(pc.pos_addr, k, k < pc.nnz && in_block(k) ? 1ul : 0ul);
         continue;
       }
       if (k < pc.nnz && in_block(k)) {
-        const uint64_t p = uint64_t(U32Buf(pc.pos_addr + k * 4ul).v[0]);
+        const uint64_t p = row_ptr_at(pc.pos_addr, k);
         U32Buf(pc.out_col_addr + p * 4ul).v[0] = U32Buf(pc.col_addr + k * 4ul).v[0];
 #if VALUE_SIZE == 8
         U32x2Buf(pc.out_val_addr + p * 8ul).v[0] = U32x2Buf(pc.val_addr + k * 8ul).v[0];
@@ -52,8 +53,7 @@ void main() {
 #endif
       }
       if (k <= uint64_t(pc.rows))
-        row_ptr_store(pc.out_row_ptr_addr, k,
-                      uint64_t(U32Buf(pc.pos_addr + row_ptr_at(pc.row_ptr_addr, k) * 4ul).v[0]));
+        row_ptr_store(pc.out_row_ptr_addr, k, row_ptr_at(pc.pos_addr, row_ptr_at(pc.row_ptr_addr, k)));
     }
   }
 }

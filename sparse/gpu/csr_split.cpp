@@ -1,7 +1,7 @@
 // Column blocks of a CSR matrix on the GPU (include/vkprim/sparse/csr_build.hpp, split_columns;
 // shaders/csr_split.comp): per block, flag its entries, scan the flags into output positions
-// (vkprim::Scan, exclusive, in place), read the block's entry count back, allocate, scatter the
-// entries and gather the row pointer.
+// (vkprim::Scan, exclusive, in place; u32 or u64 positions, as wide as the row pointer), read
+// the block's entry count back, allocate, scatter the entries and gather the row pointer.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -33,6 +33,8 @@ Status check_view(const CsrView& a) {
   if (a.rows >= (uint64_t(1) << 32) || a.cols >= (uint64_t(1) << 32))
     return bad("rows and cols must be < 2^32");
   const uint64_t rp = a.row_ptr_64 ? 8 : 4, esz = size_of(a.value_type);
+  if (!a.row_ptr_64 && a.nnz > 0xFFFFFFFFull)
+    return bad("a 32-bit row pointer cannot index " + std::to_string(a.nnz) + " entries");
   if (a.row_ptr.size < (a.rows + 1) * rp || a.row_ptr.address == 0 || a.row_ptr.address % rp)
     return bad("row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) + "-bit entries");
   if (a.nnz && (a.col_idx.size < a.nnz * 4 || a.col_idx.address == 0 || a.col_idx.address % 4))
@@ -50,8 +52,6 @@ Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint
     return make_error(Errc::invalid_argument,
                       "split_columns: blocks must lie in [1, min(cols, " +
                           std::to_string(kMaxColumnBlocks) + ")], not " + std::to_string(blocks));
-  if (a.nnz >= (uint64_t(1) << 32) - 1)  // positions are u32 (the scan of nnz + 1 flags)
-    return make_error(Errc::limit_exceeded, "split_columns: at most 2^32 - 2 entries");
   const auto& ctx = rt.context().impl();
   const int w = a.row_ptr_64 ? 1 : 0;
   const uint32_t esz = uint32_t(size_of(a.value_type));
@@ -59,10 +59,12 @@ Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint
       ctx, std::string("csr_split_") + (w ? "r64" : "r32") + (esz == 8 ? "_v8" : "_v4"),
       uint32_t(sizeof(SplitPush)), kSplitWorkgroup, kSplitItems);
   if (!split) return split.error();
-  auto scan = Scan::create(rt.context(), ValueType::u32);
+  // Output positions as wide as the row pointer: u64 where nnz may reach 2^32.
+  const uint64_t pw = a.row_ptr_64 ? 8 : 4;
+  auto scan = Scan::create(rt.context(), a.row_ptr_64 ? ValueType::u64 : ValueType::u32);
   if (!scan) return scan.error();
   VKPRIM_TRY(scan->reserve(a.nnz + 1));
-  auto pos = rt.alloc((a.nnz + 1) * 4);
+  auto pos = rt.alloc((a.nnz + 1) * pw);
   if (!pos) return pos.error();
   const uint32_t groups =
       grid_groups(ctx, std::max(a.nnz, a.rows) + 1, split->tile_items());
@@ -83,9 +85,17 @@ Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint
       compute_to_compute_barrier(ctx, cmd);
       return scan->exclusive(cmd, pos->view(), pos->view(), a.nnz + 1);
     }));
-    auto count = rt.download<uint32_t>(pos->view().sub(a.nnz * 4, 4), 1);
-    if (!count) return count.error();
-    auto m = DeviceCsr::allocate(rt.context(), a.rows, a.cols, (*count)[0], o);
+    uint64_t count = 0;
+    if (a.row_ptr_64) {
+      auto c = rt.download<uint64_t>(pos->view().sub(a.nnz * 8, 8), 1);
+      if (!c) return c.error();
+      count = (*c)[0];
+    } else {
+      auto c = rt.download<uint32_t>(pos->view().sub(a.nnz * 4, 4), 1);
+      if (!c) return c.error();
+      count = (*c)[0];
+    }
+    auto m = DeviceCsr::allocate(rt.context(), a.rows, a.cols, count, o);
     if (!m) return m.error();
     p.out_row_ptr = m->row_ptr_buffer().address();
     p.out_col = m->col_idx_buffer().address();

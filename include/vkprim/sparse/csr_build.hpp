@@ -103,9 +103,10 @@ Result<DeviceCsr> transpose(Runtime& rt, CsrBuilder& builder, const DeviceCsr& a
 // on GPUs, where x does not stay in the cache beside the streamed matrix,
 // SpmvAnalysis::column_blocks recommends it (include/vkprim/sparse/spmv.hpp). Runs on the GPU
 // (per block: a flag pass, an exclusive scan, a scatter; one small read-back each) and blocks
-// until done; the blocks together take as much memory as A. Errc::invalid_argument for blocks
-// outside [1, min(cols, kMaxColumnBlocks)] (1 for a matrix without columns) or a malformed view,
-// limit_exceeded from 2^32 - 1 entries.
+// until done; the blocks together take as much memory as A, and the split temporarily one
+// position per entry (as wide as A's row pointer, so any nnz a DeviceCsr holds).
+// Errc::invalid_argument for blocks outside [1, min(cols, kMaxColumnBlocks)] (1 for a matrix
+// without columns) or a malformed view.
 inline constexpr uint32_t kMaxColumnBlocks = 64;
 Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint32_t blocks);
 
