@@ -1,5 +1,5 @@
 // Histogram::create_even: choosing the privatized (shared memory) or global-atomic variant, and
-// recording fill(hist, 0) -> histogram_even.
+// recording fill(hist, 0) -> histogram_even (in chunks of at most max_items_per_dispatch samples).
 #include "core/pipeline.hpp"
 #include "pass/select.hpp"
 #include "plan/tuning.hpp"
@@ -89,8 +89,6 @@ Status Histogram::record(VkCommandBuffer cmd, BufferView samples, BufferView his
   const uint64_t n = count.n;
   if (count.is_device() && (count.device.size < 4 || count.device.address % 4))
     return make_error(Errc::invalid_argument, "Histogram: the count buffer must hold an aligned u32");
-  if (n > 0xFFFFFFFFull)
-    return make_error(Errc::limit_exceeded, "Histogram: at most 2^32 - 1 samples (got " + std::to_string(n) + ")");
   if (samples.size < n * 4 || (n && (!samples.address || samples.address % 4)))
     return make_error(Errc::invalid_argument, "Histogram: samples must hold n 4-byte aligned values (" +
                                                   std::to_string(n * 4) + " bytes)");
@@ -102,11 +100,25 @@ Status Histogram::record(VkCommandBuffer cmd, BufferView samples, BufferView his
   VKPRIM_TRY(p.fill->record(cmd, hist.sub(0, uint64_t(p.bins) * 4), uint32_t(0)));
   detail::compute_to_compute_barrier(*p.ctx, cmd);
   if (!count.is_device() && n == 0) return {};
-  detail::HistogramPush push{samples.address, hist.address, count.is_device() ? count.device.address : 0,
-                             uint32_t(n), p.bins, p.lower, p.upper, p.scale};
-  const uint32_t groups = std::min(detail::grid_groups(*p.ctx, n, p.pass.tile_items()),
-                                   detail::tuning::kHistogramGroups);
-  p.pass.dispatch(cmd, &push, groups);
+  detail::HistogramPush push{samples.address, hist.address, 0, 0, p.bins, p.lower, p.upper, p.scale};
+  const auto groups = [&](uint64_t items) {
+    return std::min(detail::grid_groups(*p.ctx, items, p.pass.tile_items()),
+                    detail::tuning::kHistogramGroups);
+  };
+  if (count.is_device()) {  // a u32 count: one dispatch
+    push.count = count.device.address;
+    p.pass.dispatch(cmd, &push, groups(std::min<uint64_t>(n, 0xFFFFFFFFull)));
+    return {};
+  }
+  // Dispatches of at most max_items_per_dispatch samples (the shader's indices are 32-bit), each
+  // adding to hist after the one before.
+  const uint64_t chunk = p.ctx->max_items_per_dispatch;
+  for (uint64_t first = 0; first < n; first += chunk) {
+    if (first) detail::compute_to_compute_barrier(*p.ctx, cmd);
+    push.samples = samples.address + first * 4;
+    push.n = uint32_t(std::min(n - first, chunk));
+    p.pass.dispatch(cmd, &push, groups(push.n));
+  }
   return {};
 }
 

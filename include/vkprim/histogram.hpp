@@ -8,7 +8,9 @@
 //
 // Algorithm: bins privatized per workgroup in shared memory (up to ~6K bins; more spill to
 // global atomics directly), samples visited grid-stride, each workgroup adding its nonzero
-// bins to the global histogram once. Counts are exact (integer atomics); any bin count >= 1.
+// bins to the global histogram once. Counts are exact (integer atomics) below 2^32 per bin, and
+// wrap modulo 2^32 beyond (u32 counters, like CUB's int counters); any bin count >= 1. Any
+// number of samples (host counts past 2^32 run as several dispatches).
 //
 // Temporary storage: none. Synchronization owed by the caller: as for elementwise.hpp.
 // State overwritten: compute pipeline and push constants.
@@ -38,7 +40,7 @@ class Histogram {
   bool privatized() const;
 
   // hist[0, bins) = the u32 counts of samples[0, n) (overwritten, not accumulated). Samples must
-  // be 4-byte aligned; n < 2^32 (Errc::limit_exceeded beyond).
+  // be 4-byte aligned; a count on the GPU (Count::on_device) is a u32, so below 2^32.
   Status record(VkCommandBuffer cmd, BufferView samples, BufferView hist, Count n) const;
 
   Histogram(Histogram&&) noexcept;

@@ -1,6 +1,7 @@
 // Histogram against a CPU count with the documented bin formula: u32 and f32 samples, bins from
 // 1 to past what shared memory holds (the global-atomic path), the full u32 range, samples out
-// of range and NaN, counts from a GPU buffer; the histogram is overwritten, not accumulated.
+// of range and NaN, counts from a GPU buffer, several dispatches (counts past 2^32); the
+// histogram is overwritten, not accumulated.
 #include "gpu.hpp"
 
 #include <catch2/catch.hpp>
@@ -125,6 +126,49 @@ TEST_CASE("histogram sizes, GPU-side counts and refused arguments", "[histogram]
   auto bad = rt.submit([&](VkCommandBuffer cmd) { return h.record(cmd, samples, small, 10); });
   REQUIRE(!bad);
   CHECK(bad.error().code == Errc::invalid_argument);
+}
+
+TEST_CASE("histogram in several dispatches (how counts past 2^32 run)", "[histogram]") {
+  // A runtime whose dispatches cover at most 1000 samples: host counts run as chunks that add to
+  // one histogram; a count on the GPU stays one dispatch.
+  auto& rt = test::gpu_chunked();
+  const uint64_t n = 100003;
+  auto x = test::random_values<uint32_t>(n, 43);
+  for (uint64_t i = 0; i < n; i += 2) x[i] %= 3000;
+  auto samples = rt.upload(x).value();
+  for (const uint32_t bins : {1u, 256u, 20000u}) {  // privatized, and global atomics
+    INFO("bins=" << bins);
+    auto h = Histogram::create_even(rt.context(), ValueType::u32, bins, 0, 3000).value();
+    for (const uint64_t m : {uint64_t(999), uint64_t(1000), uint64_t(1001), uint64_t(2000), n}) {
+      INFO("n=" << m);
+      const auto want = cpu_hist_u32(std::vector<uint32_t>(x.begin(), x.begin() + m), bins, 0, 3000);
+      run(rt, h, samples, m, want);
+      auto cnt = rt.upload(std::vector<uint32_t>{uint32_t(m)}).value();
+      Buffer out = test::poisoned(rt, uint64_t(bins) * 4);
+      rt.submit([&](VkCommandBuffer cmd) { return h.record(cmd, samples, out, Count::on_device(cnt, n)); }).value();
+      REQUIRE(rt.download<uint32_t>(out, bins).value() == want);
+    }
+  }
+  auto f = test::random_values<float>(n, 44);
+  auto fsamples = rt.upload(f).value();
+  auto hf = Histogram::create_even(rt.context(), ValueType::f32, 100, -1000.0, 1000.0).value();
+  run(rt, hf, fsamples, n, cpu_hist_f32(f, 100, -1000.0f, 1000.0f));
+}
+
+// Past 2^32 samples (2^32 + 1003 u32, 16 GiB): more samples than one dispatch covers.
+TEST_CASE("histogram of more than 2^32 samples", "[histogram][large]") {
+  auto& rt = test::gpu();
+  const uint64_t n = (uint64_t(1) << 32) + 1003;
+  if (!test::can_hold(rt, n * 4)) return;
+  std::vector<uint32_t> x(n);
+  std::vector<uint32_t> want(256);
+  for (uint64_t i = 0; i < n; ++i) {
+    x[i] = i + 5000 >= n ? 7u : test::hash32(i, 45);  // the tail lands in bin 0
+    ++want[x[i] >> 24];
+  }
+  auto samples = rt.upload(x).value();
+  auto h = Histogram::create_even(rt.context(), ValueType::u32, 256, 0.0, double(uint64_t(1) << 32)).value();
+  run(rt, h, samples, n, want);
 }
 
 // Past 4 GiB of samples (2^30 + 1003 u32): offsets that need more than 32 bits.
