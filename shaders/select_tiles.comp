@@ -19,6 +19,9 @@
 //     offset, and an element's rank in the tile is its run's offset plus the set bits before it
 //     in its run.
 // The last tile writes the total to count_out (u32 or u64); with n == 0, tile 0 writes 0.
+// Counts past what one dispatch covers run as chunks (engine/plan/compaction.cpp): each chunk
+// starts its outputs after the earlier chunks' total (base_addr), and in unique mode (opts bit 4)
+// compares its first element with the one before it.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "select.glsl"
@@ -39,6 +42,8 @@ layout(push_constant) uniform Push {
   uint64_t b;
   uint spin_limit;       // look-back re-reads of a stalled predecessor before falling back
   uint stall_period;     // testing: tiles with id % period == period - 1 never publish (0: off)
+  uint64_t base_addr;    // nonzero: the u64 there is the number selected before this chunk
+                         // (an earlier dispatch's total): outputs and the total start after it
 } pc;
 
 #if defined(SUBGROUP)
@@ -74,6 +79,7 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
   g_n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+  g_select_continued = (pc.opts & 16u) != 0u;
   const uint tiles = uint((uint64_t(g_n) + TILE - 1u) / TILE);
 
   if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
@@ -149,7 +155,8 @@ void main() {
   const uint prefix = tile_exclusive_prefix(st, tile, tile_count, pc.spin_limit, publishes);
   barrier();  // s_run_offset is visible (the look-back's barriers do not run for tile 0)
 
-  TBuf dst = TBuf(ELEM_ADDR(pc.out_addr, prefix, T_SIZE));
+  const uint64_t base = pc.base_addr != 0ul ? U64Buf(pc.base_addr).v[0] : 0ul;
+  TBuf dst = TBuf(ELEM_ADDR(pc.out_addr, base + prefix, T_SIZE));
 #if defined(SUBGROUP)
   uint row_base = subgroup_before;  // the tile's selected elements before this subgroup's row j
   [[unroll]] for (uint j = 0u; j < VPI; ++j) {
@@ -168,8 +175,8 @@ void main() {
   }
 #endif
   if (tile == max(tiles, 1u) - 1u && lid == 0u) {
-    const uint total = prefix + tile_count;
-    if ((pc.opts & 2u) != 0u) U64Buf(pc.count_out).v[0] = uint64_t(total);
-    else U32Buf(pc.count_out).v[0] = total;
+    const uint64_t total = base + prefix + tile_count;
+    if ((pc.opts & 2u) != 0u) U64Buf(pc.count_out).v[0] = total;
+    else U32Buf(pc.count_out).v[0] = uint(total);
   }
 }

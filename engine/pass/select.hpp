@@ -27,9 +27,10 @@ struct SelectTilesPush {
   uint32_t n, mode, op, opts;
   uint64_t a, b;
   uint32_t spin_limit, stall_period;
+  uint64_t base;  // nonzero: address of the u64 number selected by the chunks before
 };
 static_assert(offsetof(SelectTilesPush, n) == 48 && offsetof(SelectTilesPush, a) == 64 &&
-              offsetof(SelectTilesPush, stall_period) == 84);
+              offsetof(SelectTilesPush, stall_period) == 84 && offsetof(SelectTilesPush, base) == 88);
 
 struct SelectTotalPush {
   uint64_t counts, offsets, total, scratch, count;
@@ -51,10 +52,11 @@ inline constexpr uint32_t kSelectPartition = 1u;
 inline constexpr uint32_t kSelectCountU64 = 2u;
 inline constexpr uint32_t kSelectValues64 = 4u;
 inline constexpr uint32_t kSelectAligned = 8u;  // select_tiles: input (and flags) 16-byte aligned
+inline constexpr uint32_t kSelectContinued = 16u;  // select_tiles: a chunk after the first (unique)
 
 inline constexpr uint32_t kSelectUpsweepPushBytes = 72;
 inline constexpr uint32_t kSelectScatterPushBytes = 100;
-inline constexpr uint32_t kSelectTilesPushBytes = 88;
+inline constexpr uint32_t kSelectTilesPushBytes = 96;
 inline constexpr uint32_t kSelectTotalPushBytes = 52;
 inline constexpr uint32_t kHistogramPushBytes = 44;
 

@@ -1,5 +1,6 @@
 // Select, UniqueByKey and OffsetAllocator.
-//   Select, unique:  fill (zero the tile state) -> select_tiles (single pass, look-back)
+//   Select, unique:  fill (zero the tile state) -> select_tiles (single pass, look-back), per
+//                    chunk of max_items_per_dispatch elements (counts past 2^32)
 //   Partition:       select_upsweep -> Scan::exclusive (tiles + 1 counts, in place) -> select_scatter
 //                    (the rejected elements go after the total, which one pass cannot know)
 //   UniqueByKey:     select_upsweep (unique mode, also writes run-head flags)
@@ -61,7 +62,8 @@ struct SelectPlan {
     l.heads = l.scan + align16(scan->temp_bytes(tiles(n) + 1));
     l.sums = l.heads + (seg ? align16(n * 4) : 0);
     l.seg = l.sums + (seg ? align16(n * vsz) : 0);
-    l.total = std::max(l.seg + (seg ? align16(seg->temp_bytes(n)) : 0), state_bytes(n));
+    // The single pass: the tile state, then two u64 running totals for chunked counts.
+    l.total = std::max(l.seg + (seg ? align16(seg->temp_bytes(n)) : 0), state_bytes(n) + 16);
     return l;
   }
   uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
@@ -78,12 +80,19 @@ struct SelectPlan {
     return {};
   }
 
-  Status check_count(const Count& c) const {
+  // `chunked`: the single pass, which runs host counts in chunks of max_items_per_dispatch.
+  Status check_count(const Count& c, bool chunked = false) const {
     if (c.is_device() && (c.device.size < 4 || c.device.address % 4))
       return make_error(Errc::invalid_argument, what + ": the count buffer must hold an aligned u32");
-    if (c.n > 0xFFFFFFFFull)
-      return make_error(Errc::limit_exceeded, what + ": at most 2^32 - 1 elements (got " + str(c.n) + ")");
-    if (grid(tiles(c.n)).second > ctx->caps.max_workgroup_count[1])
+    if (c.n > 0xFFFFFFFFull && (c.is_device() || !chunked))
+      return make_error(Errc::limit_exceeded, what + ": at most 2^32 - 1 elements (got " + str(c.n) + ")" +
+                                                  (c.is_device() ? "" : "; select and unique take more"));
+    if (c.n > 0xFFFFFFFFull && !count_u64)
+      return make_error(Errc::limit_exceeded,
+                        what + ": " + str(c.n) + " elements need SelectOptions::count_u64");
+    const uint64_t per_dispatch =
+        chunked && !c.is_device() ? std::min(c.n, ctx->max_items_per_dispatch) : c.n;
+    if (grid(tiles(per_dispatch)).second > ctx->caps.max_workgroup_count[1])
       return make_error(Errc::limit_exceeded, what + ": " + str(c.n) + " elements exceed the device's dispatch limits");
     return {};
   }
@@ -115,7 +124,8 @@ struct SelectPlan {
                        BufferView count_out, const Count& count, BufferView temp_in, uint32_t mode,
                        const Predicate* pred, bool partition, BufferView values_in = {},
                        BufferView values_out = {}) const {
-    VKPRIM_TRY(check_count(count));
+    const bool single_pass = !partition && !seg.has_value();
+    VKPRIM_TRY(check_count(count, single_pass));
     const uint64_t n = count.n;
     VKPRIM_TRY(check_view("input", in, n * esz, esz));
     VKPRIM_TRY(check_view("output", out, n * esz, esz));
@@ -148,14 +158,30 @@ struct SelectPlan {
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     // Even for n = 0 the passes run (one tile): count_out must receive 0.
-    if (!partition && !by_key) {
-      VKPRIM_TRY(fill->record(cmd, temp->sub(0, state_bytes(n)), uint32_t(0)));
-      compute_to_compute_barrier(*ctx, cmd);
-      const bool aligned = in.address % 16 == 0 && (mode != kSelectFlagged || flags.address % 16 == 0);
-      SelectTilesPush p{in.address, flags.address, out.address, temp->address, count_out.address,
-                        count_addr, uint32_t(n), mode, op, opts_for(false) | (aligned ? kSelectAligned : 0u),
-                        a, b, spin_limit, stall_period};
-      single.dispatch(cmd, &p, gx, gy);
+    if (single_pass) {
+      // Host counts in chunks of at most max_items_per_dispatch elements (the shader's indices
+      // are 32-bit): chunk c writes the running total to slot c % 2 after the tile state (the
+      // last chunk to count_out), and chunk c + 1 starts its outputs after it.
+      const uint64_t chunk = count.is_device() ? std::max<uint64_t>(n, 1) : ctx->max_items_per_dispatch;
+      const uint64_t chunks = std::max<uint64_t>((n + chunk - 1) / chunk, 1);
+      const uint64_t slots = temp->address + state_bytes(n);
+      for (uint64_t c = 0; c < chunks; ++c) {
+        const uint64_t first = c * chunk, m = std::min(n - first, chunk);
+        const bool last = c + 1 == chunks;
+        if (c) compute_to_compute_barrier(*ctx, cmd);  // the chunk before is done with the state
+        VKPRIM_TRY(fill->record(cmd, temp->sub(0, state_bytes(m)), uint32_t(0)));
+        compute_to_compute_barrier(*ctx, cmd);
+        const uint64_t in_c = in.address + first * esz, flags_c = flags.address + first * 4;
+        const bool aligned = in_c % 16 == 0 && (mode != kSelectFlagged || flags_c % 16 == 0);
+        uint32_t opts = (opts_for(false) & ~kSelectCountU64) | (aligned ? kSelectAligned : 0u);
+        if (!last || count_u64) opts |= kSelectCountU64;
+        if (c) opts |= kSelectContinued;
+        SelectTilesPush p{in_c, mode == kSelectFlagged ? flags_c : 0, out.address, temp->address,
+                          last ? count_out.address : slots + (c % 2) * 8, count_addr, uint32_t(m), mode, op,
+                          opts, a, b, spin_limit, stall_period, c ? slots + ((c - 1) % 2) * 8 : 0};
+        const auto [cx, cy] = grid(tiles(m));
+        single.dispatch(cmd, &p, cx, cy);
+      }
       return {};
     }
     SelectUpsweepPush up{in.address, flags.address, counts, count_addr, heads, uint32_t(n), nt, mode, op, a, b};

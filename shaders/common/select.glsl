@@ -5,13 +5,16 @@
 //       6 (bits(x) & a) == b   7 a <= x < b
 //     compared as T (floats as floats: NaN satisfies only !=).
 //   mode 2, unique:    i == 0 or bits(x[i]) != bits(x[i - 1]) (the first of each run of
-//                      bit-identical elements)
+//                      bit-identical elements); a chunk after the first (g_select_continued)
+//                      compares its element 0 with the element before its start too
 #ifndef VKPRIM_SELECT_GLSL
 #define VKPRIM_SELECT_GLSL
 
 #define SELECT_FLAGGED 0u
 #define SELECT_PREDICATE 1u
 #define SELECT_UNIQUE 2u
+
+bool g_select_continued = false;  // unique: in_addr is not the array's start (set by main)
 
 #if T_SIZE == 4
 #define TBits uint
@@ -37,7 +40,8 @@ bool select_predicate(T x, uint op, uint64_t a_bits, uint64_t b_bits) {
 bool select_test_value(T x, uint64_t in_addr, uint64_t flags_addr, uint i, uint mode, uint op, uint64_t a, uint64_t b) {
   if (mode == SELECT_FLAGGED) return U32Buf(ELEM_ADDR(flags_addr, i, 4)).v[0] != 0u;
   if (mode == SELECT_PREDICATE) return select_predicate(x, op, a, b);
-  return i == 0u || T_BITS(x) != T_BITS(TBuf(ELEM_ADDR(in_addr, i - 1u, T_SIZE)).v[0]);
+  if (i == 0u && !g_select_continued) return true;
+  return T_BITS(x) != T_BITS(TBuf(ELEM_ADDR(in_addr, i, T_SIZE) - uint64_t(T_SIZE)).v[0]);
 }
 
 bool select_test(uint64_t in_addr, uint64_t flags_addr, uint i, uint mode, uint op, uint64_t a, uint64_t b) {

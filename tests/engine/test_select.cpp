@@ -1,6 +1,7 @@
 // Compaction against CPU references (std::copy_if, std::stable_partition, std::unique, a serial
 // reduce-by-key, std::exclusive_scan): none, all and half selected, awkward sizes, predicates on
-// every type, counts read from and written to GPU buffers; outputs poisoned first.
+// every type, counts read from and written to GPU buffers, several dispatches (counts past
+// 2^32); outputs poisoned first.
 #include "gpu.hpp"
 
 #include <catch2/catch.hpp>
@@ -417,6 +418,116 @@ TEST_CASE("select: every tail length across a tile, and tiles that stall force t
         for (size_t i = want.size(); i < got.size(); ++i) REQUIRE(got[i] == 0xDEADBEEFu);
       }
     }
+  }
+}
+
+TEST_CASE("select and unique in several dispatches (how counts past 2^32 run)", "[select][unique][chunked]") {
+  // A runtime whose dispatches cover at most 1000 elements: each chunk starts its outputs after
+  // the total of the chunks before, and unique compares a chunk's first element with the one
+  // before it (runs cross the chunks' boundaries).
+  auto& rt = test::gpu_chunked();
+  for (bool sg : {true, false}) {
+    for (bool u64 : {false, true}) {
+      SelectOptions o;
+      o.use_subgroup_ops = sg;
+      o.count_u64 = u64;
+      auto sel = Select::create(rt.context(), ValueType::u32, o).value();
+      auto sel64 = Select::create(rt.context(), ValueType::u64, o).value();
+      for (uint64_t n : {uint64_t(999), uint64_t(1000), uint64_t(1001), uint64_t(2500), 3 * kTile + 5}) {
+        INFO("subgroup=" << sg << " count_u64=" << u64 << " n=" << n);
+        auto x = test::random_values<uint32_t>(n, 11);
+        std::vector<uint32_t> flags(n);
+        for (uint64_t i = 0; i < n; ++i) flags[i] = (i / 700) % 3 == 1 ? 0u : test::hash32(i, 12) % 2;
+        auto fl = rt.upload(flags).value();
+        std::vector<uint32_t> want;
+        for (uint64_t i = 0; i < n; ++i)
+          if (flags[i]) want.push_back(x[i]);
+        auto temp = rt.alloc(sel.temp_bytes(n)).value();
+        check_select(rt, x, want, u64, [&](VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count, uint64_t m) {
+          return sel.flagged(cmd, in, fl, out, count, m, temp);
+        });
+        want.clear();
+        std::copy_if(x.begin(), x.end(), std::back_inserter(want), [](uint32_t v) { return (v & 3u) == 0; });
+        check_select(rt, x, want, u64, [&](VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count, uint64_t m) {
+          return sel.predicated(cmd, in, Predicate::mask_equal(3u, 0u), out, count, m, temp);
+        });
+        for (const uint32_t run : {1u, 7u, 1000u, 2000u, uint32_t(n)}) {  // n: all equal
+          std::vector<uint32_t> runs(n);
+          for (uint64_t i = 0; i < n; ++i) runs[i] = uint32_t((i + 3) / run);
+          want = runs;
+          want.erase(std::unique(want.begin(), want.end()), want.end());
+          check_select(rt, runs, want, u64, [&](VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count, uint64_t m) {
+            return sel.unique(cmd, in, out, count, m, temp);
+          });
+        }
+        std::vector<uint64_t> r64(n);
+        for (uint64_t i = 0; i < n; ++i) r64[i] = (uint64_t(i / 13) << 32) | 5u;  // equal low words
+        std::vector<uint64_t> w64 = r64;
+        w64.erase(std::unique(w64.begin(), w64.end()), w64.end());
+        auto temp64 = rt.alloc(sel64.temp_bytes(n)).value();
+        check_select(rt, r64, w64, u64, [&](VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count, uint64_t m) {
+          return sel64.unique(cmd, in, out, count, m, temp64);
+        });
+      }
+    }
+  }
+}
+
+TEST_CASE("compaction counts past 2^32: which calls take them", "[select][errors]") {
+  auto& rt = test::gpu();
+  const uint64_t n = uint64_t(1) << 32;
+  Buffer small = rt.alloc(64).value();
+  auto sel = Select::create(rt.context(), ValueType::u32).value();
+  auto st = rt.submit([&](VkCommandBuffer cmd) { return sel.predicated(cmd, small, Predicate::less(5u), small, small, n, small); });
+  REQUIRE(!st);
+  CHECK(st.error().code == Errc::limit_exceeded);
+  CHECK_THAT(st.error().message, Catch::Contains("need SelectOptions::count_u64"));
+  st = rt.submit([&](VkCommandBuffer cmd) { return sel.partition_predicated(cmd, small, Predicate::less(5u), small, small, n, small); });
+  REQUIRE(!st);
+  CHECK(st.error().code == Errc::limit_exceeded);
+  CHECK_THAT(st.error().message, Catch::Contains("at most 2^32 - 1 elements"));
+  SelectOptions o;
+  o.count_u64 = true;
+  auto sel64 = Select::create(rt.context(), ValueType::u32, o).value();
+  // Past the count checks: the buffers are what is wrong now.
+  st = rt.submit([&](VkCommandBuffer cmd) { return sel64.unique(cmd, small, small, small, n, small); });
+  REQUIRE(!st);
+  CHECK(st.error().code == Errc::invalid_argument);
+  CHECK_THAT(st.error().message, Catch::Contains("input holds 64 bytes"));
+  auto ubk = UniqueByKey::create(rt.context(), ValueType::u32, ValueType::u32, o).value();
+  st = rt.submit([&](VkCommandBuffer cmd) { return ubk.record(cmd, small, small, small, small, small, n, small); });
+  REQUIRE(!st);
+  CHECK(st.error().code == Errc::limit_exceeded);
+}
+
+// Past 2^32 elements (2^32 + 4099 u32): a predicate keeps those divisible by 3, then unique
+// keeps one of each run of 3; more elements than one dispatch covers.
+TEST_CASE("select and unique of more than 2^32 elements", "[select][unique][large]") {
+  auto& rt = test::gpu();
+  const uint64_t n = (uint64_t(1) << 32) + 4099;
+  if (!test::can_hold(rt, n * 4 + 64, 2)) return;
+  std::vector<uint32_t> x(n);
+  for (uint64_t i = 0; i < n; ++i) x[i] = uint32_t(i / 3);
+  SelectOptions o;
+  o.count_u64 = true;
+  auto sel = Select::create(rt.context(), ValueType::u32, o).value();
+  auto in = rt.upload(x).value();
+  Buffer out = test::poisoned(rt, n * 4 + 64);
+  Buffer count = test::poisoned(rt, 16);
+  auto temp = rt.alloc(sel.temp_bytes(n)).value();
+  for (bool unique : {false, true}) {
+    INFO((unique ? "unique" : "select"));
+    rt.submit([&](VkCommandBuffer cmd) {
+        return unique ? sel.unique(cmd, in, out, count, n, temp)
+                      : sel.predicated(cmd, in, Predicate::mask_equal(1u, 0u), out, count, n, temp);
+      }).value();
+    auto got = rt.download<uint32_t>(out, n + 8).value();
+    uint64_t k = 0, wrong = 0;
+    for (uint64_t i = 0; i < n; ++i)
+      if (unique ? i % 3 == 0 : (x[i] & 1u) == 0) wrong += got[k++] != x[i];
+    CHECK(read_count(rt, count, true) == k);
+    CHECK(wrong == 0);
+    for (uint64_t i = k; i < k + 8; ++i) CHECK(got[i] == 0xDEADBEEFu);
   }
 }
 
