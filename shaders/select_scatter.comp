@@ -6,7 +6,8 @@
 // offsets[tile] + rank: stable. Partition also writes rejected element i at
 // total + (i - number selected before i): stable too. Unique-by-key writes the run's key at its
 // head and the run's sum (values_in: a segmented inclusive sum) from its last element.
-// Tile 0 writes the total (offsets[tiles]) to count_out as a u32 or u64.
+// Tile 0 writes the total (offsets[tiles]) to count_out as a u32 or u64. Offsets, ranks and
+// element indices are 64-bit (counts past 2^32).
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "select.glsl"
@@ -16,57 +17,57 @@ layout(push_constant) uniform Push {
   uint64_t in_addr;
   uint64_t flags_addr;
   uint64_t out_addr;
-  uint64_t offsets_addr;  // tiles + 1 u32: the exclusive scan of select_upsweep's counts
+  uint64_t offsets_addr;  // tiles + 1 u64: the exclusive scan of select_upsweep's counts
   uint64_t count_out;     // receives the number selected
   uint64_t count_addr;
   uint64_t values_in;     // unique-by-key: run sums (segmented inclusive scan), else 0
   uint64_t values_out;
-  uint n;
+  uint64_t n;
   uint tiles;
   uint mode;
   uint op;
+  uint opts;              // bit 0: partition; bit 1: count_out is a u64; bit 2: 8-byte values
   uint64_t a;
   uint64_t b;
-  uint opts;              // bit 0: partition; bit 1: count_out is a u64; bit 2: 8-byte values
 } pc;
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (tile >= pc.tiles) return;
-  const uint n = UNIFORM(pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n);
-  U32Buf offsets = U32Buf(pc.offsets_addr);
-  const uint total = offsets.v[pc.tiles];
+  const uint64_t n = pc.count_addr != 0ul ? uint64_t(U32Buf(pc.count_addr).v[0]) : pc.n;
+  const uint64_t total = U64Buf(ELEM_ADDR(pc.offsets_addr, pc.tiles, 8)).v[0];
   if (tile == 0u && lid == 0u) {
-    if ((pc.opts & 2u) != 0u) U64Buf(pc.count_out).v[0] = uint64_t(total);
-    else U32Buf(pc.count_out).v[0] = total;
+    if ((pc.opts & 2u) != 0u) U64Buf(pc.count_out).v[0] = total;
+    else U32Buf(pc.count_out).v[0] = uint(total);
   }
   const uint64_t first = uint64_t(tile) * (WG_SIZE * ITEMS);
   if (first >= n) return;
 
-  const uint mine = uint(first) + lid * ITEMS;
+  const uint64_t mine = first + lid * ITEMS;
   bool sel[ITEMS];
   uint c = 0u;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = mine + k;
+    const uint64_t i = mine + k;
     sel[k] = i < n && select_test(pc.in_addr, pc.flags_addr, i, pc.mode, pc.op, pc.a, pc.b);
     c += sel[k] ? 1u : 0u;
   }
   uvec2 tile_total;
-  uint rank = offsets.v[tile] + counts_exclusive_scan(uvec2(c, 0u), tile_total).x;
+  uint64_t rank = U64Buf(ELEM_ADDR(pc.offsets_addr, tile, 8)).v[0] +
+                  uint64_t(counts_exclusive_scan(uvec2(c, 0u), tile_total).x);
 
   // Elements by their 64-bit addresses (vkprim.glsl): ranks and indices span the whole arrays.
   const bool keep_rejected = (pc.opts & 1u) != 0u;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = mine + k;
+    const uint64_t i = mine + k;
     if (i >= n) break;
     const T xi = TBuf(ELEM_ADDR(pc.in_addr, i, T_SIZE)).v[0];
     if (sel[k]) TBuf(ELEM_ADDR(pc.out_addr, rank, T_SIZE)).v[0] = xi;
     else if (keep_rejected) TBuf(ELEM_ADDR(pc.out_addr, total + (i - rank), T_SIZE)).v[0] = xi;
     if (pc.values_in != 0ul) {
       // The last element of a run: its run is the one whose head was counted last.
-      const bool tail = i + 1u == n || T_BITS(TBuf(ELEM_ADDR(pc.in_addr, i + 1u, T_SIZE)).v[0]) != T_BITS(xi);
-      const uint run = rank + (sel[k] ? 1u : 0u) - 1u;
+      const bool tail = i + 1ul == n || T_BITS(TBuf(ELEM_ADDR(pc.in_addr, i + 1ul, T_SIZE)).v[0]) != T_BITS(xi);
+      const uint64_t run = rank + (sel[k] ? 1ul : 0ul) - 1ul;
       if (tail) {
         if ((pc.opts & 4u) != 0u)
           U32x2Buf(ELEM_ADDR(pc.values_out, run, 8)).v[0] = U32x2Buf(ELEM_ADDR(pc.values_in, i, 8)).v[0];
@@ -74,6 +75,6 @@ void main() {
           U32Buf(ELEM_ADDR(pc.values_out, run, 4)).v[0] = U32Buf(ELEM_ADDR(pc.values_in, i, 4)).v[0];
       }
     }
-    rank += sel[k] ? 1u : 0u;
+    rank += sel[k] ? 1ul : 0ul;
   }
 }

@@ -11,19 +11,20 @@ layout(push_constant) uniform Push {
   uint64_t total_addr;
   uint64_t scratch_addr;  // one u32
   uint64_t count_addr;
-  uint n;
+  uint64_t n;
   uint stage;
   uint total_u64;
 } pc;
 
 void main() {
   if (gl_LocalInvocationID.x != 0u) return;
-  const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+  const uint64_t n = pc.count_addr != 0ul ? uint64_t(U32Buf(pc.count_addr).v[0]) : pc.n;
   if (pc.stage == 0u) {
-    U32Buf(pc.scratch_addr).v[0] = n != 0u ? U32Buf(pc.counts_addr).v[n - 1u] : 0u;
+    U32Buf(pc.scratch_addr).v[0] = n != 0ul ? U32Buf(ELEM_ADDR(pc.counts_addr, n - 1ul, 4)).v[0] : 0u;
     return;
   }
-  const uint total = n != 0u ? U32Buf(pc.offsets_addr).v[n - 1u] + U32Buf(pc.scratch_addr).v[0] : 0u;
+  const uint total =
+      n != 0ul ? U32Buf(ELEM_ADDR(pc.offsets_addr, n - 1ul, 4)).v[0] + U32Buf(pc.scratch_addr).v[0] : 0u;
   if (pc.total_u64 != 0u) U64Buf(pc.total_addr).v[0] = uint64_t(total);
   else U32Buf(pc.total_addr).v[0] = total;
 }

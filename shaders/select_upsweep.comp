@@ -4,7 +4,8 @@
 // the selected elements of its tile (one tile per workgroup, 2-D grid) into counts[tile];
 // tile 0 also zeroes counts[tiles], so the exclusive scan of tiles + 1 counts ends with the
 // total. Tiles at or past a GPU-side count write 0. Unique-by-key also writes the u32 run-head
-// flags that its segmented sum needs.
+// flags that its segmented sum needs. Counts are u64 (their scan's totals may pass 2^32), as are
+// the element count and indices.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "select.glsl"
@@ -12,13 +13,14 @@
 layout(push_constant) uniform Push {
   uint64_t in_addr;
   uint64_t flags_addr;   // mode 0: u32 flags
-  uint64_t counts_addr;  // tiles + 1 u32
+  uint64_t counts_addr;  // tiles + 1 u64
   uint64_t count_addr;   // nonzero: the element count is the u32 there
   uint64_t heads_addr;   // nonzero (mode 2): heads[i] = 1 at run heads, else 0
-  uint n;
+  uint64_t n;
   uint tiles;
   uint mode;
   uint op;
+  uint pad;
   uint64_t a;
   uint64_t b;
 } pc;
@@ -29,21 +31,21 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (tile >= pc.tiles) return;
-  const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+  const uint64_t n = pc.count_addr != 0ul ? uint64_t(U32Buf(pc.count_addr).v[0]) : pc.n;
   if (lid == 0u) s_count = 0u;
-  if (tile == 0u && lid == 0u) U32Buf(pc.counts_addr).v[pc.tiles] = 0u;
+  if (tile == 0u && lid == 0u) U64Buf(ELEM_ADDR(pc.counts_addr, pc.tiles, 8)).v[0] = 0ul;
   barrier();
   const uint64_t base = uint64_t(tile) * (WG_SIZE * ITEMS) + lid;
   uint mine = 0u;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint64_t i = base + k * WG_SIZE;
     if (i < n) {
-      const bool sel = select_test(pc.in_addr, pc.flags_addr, uint(i), pc.mode, pc.op, pc.a, pc.b);
+      const bool sel = select_test(pc.in_addr, pc.flags_addr, i, pc.mode, pc.op, pc.a, pc.b);
       mine += sel ? 1u : 0u;
       if (pc.heads_addr != 0ul) U32Buf(ELEM_ADDR(pc.heads_addr, i, 4)).v[0] = sel ? 1u : 0u;
     }
   }
   if (mine != 0u) atomicAdd(s_count, mine);
   barrier();
-  if (lid == 0u) U32Buf(pc.counts_addr).v[tile] = s_count;
+  if (lid == 0u) U64Buf(ELEM_ADDR(pc.counts_addr, tile, 8)).v[0] = uint64_t(s_count);
 }

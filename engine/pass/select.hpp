@@ -7,20 +7,21 @@
 
 namespace vkprim::detail {
 
+// Partition and unique-by-key count, scan (u64) and scatter with 64-bit element counts.
 struct SelectUpsweepPush {
-  uint64_t in, flags, counts, count, heads;
-  uint32_t n, tiles, mode, op;
+  uint64_t in, flags, counts, count, heads, n;
+  uint32_t tiles, mode, op, pad;
   uint64_t a, b;
 };
-static_assert(offsetof(SelectUpsweepPush, n) == 40 && offsetof(SelectUpsweepPush, a) == 56);
+static_assert(offsetof(SelectUpsweepPush, n) == 40 && offsetof(SelectUpsweepPush, a) == 64);
 
 struct SelectScatterPush {
-  uint64_t in, flags, out, offsets, count_out, count, values_in, values_out;
-  uint32_t n, tiles, mode, op;
+  uint64_t in, flags, out, offsets, count_out, count, values_in, values_out, n;
+  uint32_t tiles, mode, op, opts;
   uint64_t a, b;
-  uint32_t opts;
 };
-static_assert(offsetof(SelectScatterPush, n) == 64 && offsetof(SelectScatterPush, opts) == 96);
+static_assert(offsetof(SelectScatterPush, n) == 64 && offsetof(SelectScatterPush, opts) == 84 &&
+              offsetof(SelectScatterPush, b) == 96);
 
 struct SelectTilesPush {
   uint64_t in, flags, out, state, count_out, count;
@@ -33,10 +34,10 @@ static_assert(offsetof(SelectTilesPush, n) == 48 && offsetof(SelectTilesPush, a)
               offsetof(SelectTilesPush, stall_period) == 84 && offsetof(SelectTilesPush, base) == 88);
 
 struct SelectTotalPush {
-  uint64_t counts, offsets, total, scratch, count;
-  uint32_t n, stage, total_u64;
+  uint64_t counts, offsets, total, scratch, count, n;
+  uint32_t stage, total_u64;
 };
-static_assert(offsetof(SelectTotalPush, n) == 40 && offsetof(SelectTotalPush, total_u64) == 48);
+static_assert(offsetof(SelectTotalPush, n) == 40 && offsetof(SelectTotalPush, total_u64) == 52);
 
 struct HistogramPush {
   uint64_t samples, hist, count;
@@ -54,10 +55,10 @@ inline constexpr uint32_t kSelectValues64 = 4u;
 inline constexpr uint32_t kSelectAligned = 8u;  // select_tiles: input (and flags) 16-byte aligned
 inline constexpr uint32_t kSelectContinued = 16u;  // select_tiles: a chunk after the first (unique)
 
-inline constexpr uint32_t kSelectUpsweepPushBytes = 72;
-inline constexpr uint32_t kSelectScatterPushBytes = 100;
+inline constexpr uint32_t kSelectUpsweepPushBytes = 80;
+inline constexpr uint32_t kSelectScatterPushBytes = 104;
 inline constexpr uint32_t kSelectTilesPushBytes = 96;
-inline constexpr uint32_t kSelectTotalPushBytes = 52;
+inline constexpr uint32_t kSelectTotalPushBytes = 56;
 inline constexpr uint32_t kHistogramPushBytes = 44;
 
 }  // namespace vkprim::detail

@@ -1,7 +1,7 @@
 // Select, UniqueByKey and OffsetAllocator.
 //   Select, unique:  fill (zero the tile state) -> select_tiles (single pass, look-back), per
 //                    chunk of max_items_per_dispatch elements (counts past 2^32)
-//   Partition:       select_upsweep -> Scan::exclusive (tiles + 1 counts, in place) -> select_scatter
+//   Partition:       select_upsweep -> Scan::exclusive (tiles + 1 u64 counts, in place) -> select_scatter
 //                    (the rejected elements go after the total, which one pass cannot know)
 //   UniqueByKey:     select_upsweep (unique mode, also writes run-head flags)
 //                    -> Scan::exclusive -> SegmentedScan::inclusive of the values
@@ -58,7 +58,7 @@ struct SelectPlan {
       l.total = l.scan + align16(scan->temp_bytes(n));
       return l;
     }
-    l.scan = align16((tiles(n) + 1) * 4);
+    l.scan = align16((tiles(n) + 1) * 8);  // u64 tile counts
     l.heads = l.scan + align16(scan->temp_bytes(tiles(n) + 1));
     l.sums = l.heads + (seg ? align16(n * 4) : 0);
     l.seg = l.sums + (seg ? align16(n * vsz) : 0);
@@ -80,14 +80,17 @@ struct SelectPlan {
     return {};
   }
 
-  // `chunked`: the single pass, which runs host counts in chunks of max_items_per_dispatch.
-  Status check_count(const Count& c, bool chunked = false) const {
+  // `chunked`: the single pass, which runs host counts in chunks of max_items_per_dispatch (the
+  // other passes take 64-bit counts in one dispatch). `wide_total`: past 2^32 - 1 elements the
+  // number selected needs count_u64 (the allocator's total is documented to wrap instead).
+  Status check_count(const Count& c, bool chunked = false, bool wide_total = true) const {
     if (c.is_device() && (c.device.size < 4 || c.device.address % 4))
       return make_error(Errc::invalid_argument, what + ": the count buffer must hold an aligned u32");
-    if (c.n > 0xFFFFFFFFull && (c.is_device() || !chunked))
-      return make_error(Errc::limit_exceeded, what + ": at most 2^32 - 1 elements (got " + str(c.n) + ")" +
-                                                  (c.is_device() ? "" : "; select and unique take more"));
-    if (c.n > 0xFFFFFFFFull && !count_u64)
+    if (c.is_device() && c.n > 0xFFFFFFFFull)
+      return make_error(Errc::limit_exceeded,
+                        what + ": a count on the GPU is a u32: at most 2^32 - 1 elements (got " +
+                            str(c.n) + ")");
+    if (wide_total && c.n > 0xFFFFFFFFull && !count_u64)
       return make_error(Errc::limit_exceeded,
                         what + ": " + str(c.n) + " elements need SelectOptions::count_u64");
     const uint64_t per_dispatch =
@@ -184,9 +187,9 @@ struct SelectPlan {
       }
       return {};
     }
-    SelectUpsweepPush up{in.address, flags.address, counts, count_addr, heads, uint32_t(n), nt, mode, op, a, b};
+    SelectUpsweepPush up{in.address, flags.address, counts, count_addr, heads, n, nt, mode, op, 0, a, b};
     upsweep.dispatch(cmd, &up, gx, gy);
-    const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 4);
+    const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 8);
     VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, uint64_t(nt) + 1, temp->sub(l.scan, l.heads - l.scan)));
     uint64_t sums = 0;
     if (by_key && n) {
@@ -199,14 +202,14 @@ struct SelectPlan {
     compute_to_compute_barrier(*ctx, cmd);
     const uint32_t opts = opts_for(partition);
     SelectScatterPush sp{in.address, flags.address, out.address, counts, count_out.address, count_addr,
-                         sums, by_key ? values_out.address : 0, uint32_t(n), nt, mode, op, a, b, opts};
+                         sums, by_key ? values_out.address : 0, n, nt, mode, op, opts, a, b};
     scatter.dispatch(cmd, &sp, gx, gy);
     return {};
   }
 
   Status record_allocate(VkCommandBuffer cmd, BufferView counts, BufferView offsets, BufferView total_out,
                          const Count& count, BufferView temp_in) const {
-    VKPRIM_TRY(check_count(count));
+    VKPRIM_TRY(check_count(count, false, false));
     const uint64_t n = count.n;
     VKPRIM_TRY(check_view("counts", counts, n * 4, 4));
     VKPRIM_TRY(check_view("offsets", offsets, n * 4, 4));
@@ -222,7 +225,7 @@ struct SelectPlan {
     const uint64_t count_addr = count.is_device() ? count.device.address : 0;
     compute_to_compute_barrier(*ctx, cmd);
     SelectTotalPush p{counts.address, offsets.address, total_out.address, temp->address, count_addr,
-                      uint32_t(n), 0, count_u64 ? 1u : 0u};
+                      n, 0, count_u64 ? 1u : 0u};
     total.dispatch(cmd, &p, 1);
     VKPRIM_TRY(scan->exclusive(cmd, counts, offsets, count, temp->sub(l.scan, l.total - l.scan)));
     compute_to_compute_barrier(*ctx, cmd);
@@ -276,7 +279,8 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
   }
   ScanOptions so;
   so.use_subgroup_ops = o.use_subgroup_ops;
-  auto scan = Scan::create(context, ValueType::u32, ScanOp::sum, so);
+  // Compaction scans u64 tile counts (totals past 2^32); the allocator its caller's u32 counts.
+  auto scan = Scan::create(context, compaction ? ValueType::u64 : ValueType::u32, ScanOp::sum, so);
   if (!scan) return scan.error();
   plan->scan.emplace(std::move(*scan));
   return plan;

@@ -14,10 +14,11 @@
 //
 // The number selected is written to a GPU buffer (`count_out`, a u32 or, with
 // SelectOptions::count_u64, a u64) so later work can read it without a CPU round trip, e.g. as
-// Count::on_device. Counts: select (flags, predicate) and unique take any host count (past 2^31
-// elements as several dispatches, each starting its outputs after the total of those before;
-// from 2^32 elements on, SelectOptions::count_u64 is required); partition, unique-by-key, the
-// allocator and counts on the GPU (a u32) at most 2^32 - 1 elements (Errc::limit_exceeded).
+// Count::on_device. Counts: any count given on the host (select and unique past 2^31 elements
+// as several dispatches, each starting its outputs after the total of those before; partition,
+// unique-by-key and the allocator with 64-bit indices in one); from 2^32 elements on, the number
+// selected needs SelectOptions::count_u64 (Errc::limit_exceeded without it; the allocator's
+// total wraps as its offsets do). A count on the GPU is a u32.
 //
 // Temporary storage: as for scan.hpp (temp_bytes(max_n) + a caller buffer, or reserve()).
 // Synchronization owed by the caller: as for elementwise.hpp (inputs, flags, the count buffer

@@ -1,4 +1,4 @@
-// Compaction (shaders/select_*.comp): which elements are selected.
+// Compaction (shaders/select_*.comp): which elements are selected (i: a 64-bit element index).
 //   mode 0, flagged:   flags[i] != 0 (u32 flags)
 //   mode 1, predicate: op(x[i]) with operands a, b (raw bit patterns of T):
 //       0 x < a   1 x <= a   2 x > a   3 x >= a   4 x == a   5 x != a
@@ -37,14 +37,14 @@ bool select_predicate(T x, uint op, uint64_t a_bits, uint64_t b_bits) {
 }
 
 // Whether element i, whose value x the caller has already loaded, is selected.
-bool select_test_value(T x, uint64_t in_addr, uint64_t flags_addr, uint i, uint mode, uint op, uint64_t a, uint64_t b) {
+bool select_test_value(T x, uint64_t in_addr, uint64_t flags_addr, uint64_t i, uint mode, uint op, uint64_t a, uint64_t b) {
   if (mode == SELECT_FLAGGED) return U32Buf(ELEM_ADDR(flags_addr, i, 4)).v[0] != 0u;
   if (mode == SELECT_PREDICATE) return select_predicate(x, op, a, b);
-  if (i == 0u && !g_select_continued) return true;
+  if (i == 0ul && !g_select_continued) return true;
   return T_BITS(x) != T_BITS(TBuf(ELEM_ADDR(in_addr, i, T_SIZE) - uint64_t(T_SIZE)).v[0]);
 }
 
-bool select_test(uint64_t in_addr, uint64_t flags_addr, uint i, uint mode, uint op, uint64_t a, uint64_t b) {
+bool select_test(uint64_t in_addr, uint64_t flags_addr, uint64_t i, uint mode, uint op, uint64_t a, uint64_t b) {
   const T x = mode == SELECT_FLAGGED ? T(0) : TBuf(ELEM_ADDR(in_addr, i, T_SIZE)).v[0];
   return select_test_value(x, in_addr, flags_addr, i, mode, op, a, b);
 }

@@ -473,36 +473,54 @@ TEST_CASE("select and unique in several dispatches (how counts past 2^32 run)", 
   }
 }
 
-TEST_CASE("compaction counts past 2^32: which calls take them", "[select][errors]") {
+TEST_CASE("compaction counts past 2^32 need a u64 count_out", "[select][errors]") {
+  // Refused or accepted before anything is recorded: the buffers are too small on purpose, so an
+  // accepted count fails next on them.
   auto& rt = test::gpu();
   const uint64_t n = uint64_t(1) << 32;
   Buffer small = rt.alloc(64).value();
-  auto sel = Select::create(rt.context(), ValueType::u32).value();
-  auto st = rt.submit([&](VkCommandBuffer cmd) { return sel.predicated(cmd, small, Predicate::less(5u), small, small, n, small); });
-  REQUIRE(!st);
-  CHECK(st.error().code == Errc::limit_exceeded);
-  CHECK_THAT(st.error().message, Catch::Contains("need SelectOptions::count_u64"));
-  st = rt.submit([&](VkCommandBuffer cmd) { return sel.partition_predicated(cmd, small, Predicate::less(5u), small, small, n, small); });
-  REQUIRE(!st);
-  CHECK(st.error().code == Errc::limit_exceeded);
-  CHECK_THAT(st.error().message, Catch::Contains("at most 2^32 - 1 elements"));
-  SelectOptions o;
-  o.count_u64 = true;
-  auto sel64 = Select::create(rt.context(), ValueType::u32, o).value();
-  // Past the count checks: the buffers are what is wrong now.
-  st = rt.submit([&](VkCommandBuffer cmd) { return sel64.unique(cmd, small, small, small, n, small); });
+  const auto pred = Predicate::less(5u);
+  for (bool u64 : {false, true}) {
+    INFO("count_u64=" << u64);
+    SelectOptions o;
+    o.count_u64 = u64;
+    auto sel = Select::create(rt.context(), ValueType::u32, o).value();
+    auto ubk = UniqueByKey::create(rt.context(), ValueType::u32, ValueType::u32, o).value();
+    std::vector<Status> got;
+    got.push_back(rt.submit([&](VkCommandBuffer cmd) { return sel.predicated(cmd, small, pred, small, small, n, small); }));
+    got.push_back(rt.submit([&](VkCommandBuffer cmd) { return sel.unique(cmd, small, small, small, n, small); }));
+    got.push_back(rt.submit([&](VkCommandBuffer cmd) { return sel.partition_predicated(cmd, small, pred, small, small, n, small); }));
+    got.push_back(rt.submit([&](VkCommandBuffer cmd) { return ubk.record(cmd, small, small, small, small, small, n, small); }));
+    for (const auto& st : got) {
+      REQUIRE(!st);
+      if (u64) {
+        CHECK(st.error().code == Errc::invalid_argument);
+        CHECK_THAT(st.error().message, Catch::Contains("input holds 64 bytes"));
+      } else {
+        CHECK(st.error().code == Errc::limit_exceeded);
+        CHECK_THAT(st.error().message, Catch::Contains("need SelectOptions::count_u64"));
+      }
+    }
+  }
+  // The allocator's total wraps like its offsets: no u64 count needed.
+  auto alloc = OffsetAllocator::create(rt.context()).value();
+  auto st = rt.submit([&](VkCommandBuffer cmd) { return alloc.record(cmd, small, small, small, n, small); });
   REQUIRE(!st);
   CHECK(st.error().code == Errc::invalid_argument);
-  CHECK_THAT(st.error().message, Catch::Contains("input holds 64 bytes"));
-  auto ubk = UniqueByKey::create(rt.context(), ValueType::u32, ValueType::u32, o).value();
-  st = rt.submit([&](VkCommandBuffer cmd) { return ubk.record(cmd, small, small, small, small, small, n, small); });
+  CHECK_THAT(st.error().message, Catch::Contains("counts holds 64 bytes"));
+  // A count on the GPU is a u32.
+  auto sel = Select::create(rt.context(), ValueType::u32).value();
+  st = rt.submit([&](VkCommandBuffer cmd) {
+    return sel.predicated(cmd, small, pred, small, small, Count::on_device(small, n), small);
+  });
   REQUIRE(!st);
   CHECK(st.error().code == Errc::limit_exceeded);
 }
 
-// Past 2^32 elements (2^32 + 4099 u32): a predicate keeps those divisible by 3, then unique
-// keeps one of each run of 3; more elements than one dispatch covers.
-TEST_CASE("select and unique of more than 2^32 elements", "[select][unique][large]") {
+// Past 2^32 elements (2^32 + 4099 u32, runs of 3 equal elements): a predicate keeps the even
+// ones, unique one of each run (several dispatches), partition puts the even ones first (64-bit
+// indices in one dispatch).
+TEST_CASE("select, unique and partition of more than 2^32 elements", "[select][unique][partition][large]") {
   auto& rt = test::gpu();
   const uint64_t n = (uint64_t(1) << 32) + 4099;
   if (!test::can_hold(rt, n * 4 + 64, 2)) return;
@@ -515,17 +533,24 @@ TEST_CASE("select and unique of more than 2^32 elements", "[select][unique][larg
   Buffer out = test::poisoned(rt, n * 4 + 64);
   Buffer count = test::poisoned(rt, 16);
   auto temp = rt.alloc(sel.temp_bytes(n)).value();
-  for (bool unique : {false, true}) {
-    INFO((unique ? "unique" : "select"));
+  const auto even = Predicate::mask_equal(1u, 0u);
+  for (const char* call : {"select", "unique", "partition"}) {
+    INFO(call);
+    const std::string c = call;
     rt.submit([&](VkCommandBuffer cmd) {
-        return unique ? sel.unique(cmd, in, out, count, n, temp)
-                      : sel.predicated(cmd, in, Predicate::mask_equal(1u, 0u), out, count, n, temp);
+        if (c == "unique") return sel.unique(cmd, in, out, count, n, temp);
+        if (c == "partition") return sel.partition_predicated(cmd, in, even, out, count, n, temp);
+        return sel.predicated(cmd, in, even, out, count, n, temp);
       }).value();
     auto got = rt.download<uint32_t>(out, n + 8).value();
     uint64_t k = 0, wrong = 0;
     for (uint64_t i = 0; i < n; ++i)
-      if (unique ? i % 3 == 0 : (x[i] & 1u) == 0) wrong += got[k++] != x[i];
+      if (c == "unique" ? i % 3 == 0 : (x[i] & 1u) == 0) wrong += got[k++] != x[i];
     CHECK(read_count(rt, count, true) == k);
+    if (c == "partition") {
+      for (uint64_t i = 0; i < n; ++i)
+        if ((x[i] & 1u) != 0) wrong += got[k++] != x[i];
+    }
     CHECK(wrong == 0);
     for (uint64_t i = k; i < k + 8; ++i) CHECK(got[i] == 0xDEADBEEFu);
   }
