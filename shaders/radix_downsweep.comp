@@ -9,6 +9,8 @@
 // radix_onesweep.comp.
 //
 // One tile per workgroup (2-D grid). A trivial pass, or `copy` set, copies the tile instead.
+// RADIX_WIDE (sorts of 2^32 keys and more): the key count is n + 2^32 n_hi, the offsets are
+// u64 (radix_offsets.comp's RADIX_WIDE build) and the positions 64-bit (RADIX_POS).
 #include "vkprim.glsl"
 #include "radix.glsl"
 #include "radix_rank.glsl"
@@ -20,7 +22,7 @@ layout(push_constant) uniform Push {
   uint64_t values_out;
   uint64_t varying_addr; // radix_histogram.comp's varying words
   uint64_t prefix_addr;  // 128 * tiles u32: radix_upsweep's packed prefixes within the group
-  uint64_t offsets_addr; // 256 * groups u32: radix_offsets.comp's offsets per digit and group
+  uint64_t offsets_addr; // 256 * groups u32 (RADIX_WIDE: u64): radix_offsets.comp's offsets
   uint64_t count_addr;
   uint n;
   uint tiles;
@@ -28,7 +30,23 @@ layout(push_constant) uniform Push {
   uint bits;
   uint copy;             // nonzero: copy keys and values (a sort with no bits to sort)
   uint group_tiles;      // radix_upsweep's GROUP_TILES
+  uint n_hi;             // RADIX_WIDE: bits 32-63 of the key count
 } pc;
+
+#if defined(RADIX_WIDE)
+// Digit d's offset in `group`, and the tile's packed prefix word w (64-bit addresses).
+RADIX_POS digit_offset(uint d, uint groups, uint group) {
+  return U64Buf(ELEM_ADDR(pc.offsets_addr, uint64_t(d) * groups + group, 8)).v[0];
+}
+uint prefix_word(uint tile, uint w) {
+  return U32Buf(ELEM_ADDR(pc.prefix_addr, uint64_t(tile) * 128u + w, 4)).v[0];
+}
+#else
+RADIX_POS digit_offset(uint d, uint groups, uint group) {
+  return U32Buf(pc.offsets_addr).v[d * groups + group];
+}
+uint prefix_word(uint tile, uint w) { return U32Buf(pc.prefix_addr).v[tile * 128u + w]; }
+#endif
 
 #include "radix_pass.glsl"
 
@@ -36,7 +54,12 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (tile >= pc.tiles) return;
+#if defined(RADIX_WIDE)
+  const uint64_t n = pc.count_addr != 0ul ? uint64_t(UNIFORM(U32Buf(pc.count_addr).v[0]))
+                                          : (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n);
+#else
   const uint n = UNIFORM(pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n);
+#endif
   const uint64_t first = uint64_t(tile) * TILE;
   if (first >= n) return;
   const uint valid = uint(min(uint64_t(n) - first, uint64_t(TILE)));
@@ -51,19 +74,18 @@ void main() {
   // only for the scatter) are loaded once the keys' loads are issued (a trivial pass does not
   // use them; a copy has none).
   const uint groups = (pc.tiles + pc.group_tiles - 1u) / pc.group_tiles, group = tile / pc.group_tiles;
-  uint off_lo = 0u, off_hi = 0u;
+  RADIX_POS off_lo = RADIX_POS(0), off_hi = RADIX_POS(0);
   rank_load(KeyBuf(kin), valid);
   if (lid < 128u && pc.copy == 0u) {
-    const uint prefix = U32Buf(pc.prefix_addr).v[tile * 128u + lid];
-    off_lo = U32Buf(pc.offsets_addr).v[(2u * lid) * groups + group] + (prefix & 0xFFFFu);
-    off_hi = U32Buf(pc.offsets_addr).v[(2u * lid + 1u) * groups + group] + (prefix >> 16);
+    const uint prefix = prefix_word(tile, lid);
+    off_lo = digit_offset(2u * lid, groups, group) + (prefix & 0xFFFFu);
+    off_hi = digit_offset(2u * lid + 1u, groups, group) + (prefix >> 16);
   }
 #else
   if (pc.copy == 0u) {
     const uint groups = (pc.tiles + pc.group_tiles - 1u) / pc.group_tiles, group = tile / pc.group_tiles;
     for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE)
-      s_off[d] = U32Buf(pc.offsets_addr).v[d * groups + group] +
-                 ((U32Buf(pc.prefix_addr).v[tile * 128u + d / 2u] >> (16u * (d & 1u))) & 0xFFFFu);
+      s_off[d] = digit_offset(d, groups, group) + ((prefix_word(tile, d / 2u) >> (16u * (d & 1u))) & 0xFFFFu);
   }
   rank_wg_load(KeyBuf(kin), valid, RADIX_FLAGS, pc.shift, pc.bits);
 #endif

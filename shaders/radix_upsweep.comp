@@ -14,7 +14,8 @@
 // The downsweep's tile t starts digit d at offsets[d * groups + t / GROUP_TILES] + prefix of d at
 // t. Tiles at or past the key count count zero keys (a count read from the GPU is at most the
 // `tiles` the host sized for). A trivial pass (every key has the same digit) writes nothing:
-// the downsweep copies instead.
+// the downsweep copies instead. RADIX_WIDE (sorts of 2^32 keys and more): the key count is
+// n + 2^32 n_hi, and the prefixes and totals are addressed in 64 bits.
 #include "vkprim.glsl"
 #include "radix.glsl"
 
@@ -32,6 +33,7 @@ layout(push_constant) uniform Push {
   uint shift;            // first bit of this pass's digit
   uint bits;             // digit width, 1..8
   uint stripes;
+  uint n_hi;             // RADIX_WIDE: bits 32-63 of the key count
 } pc;
 
 shared uint s_hist[GROUP_TILES * RADIX_DIGITS];  // tile j of the group: [j * 256, (j + 1) * 256)
@@ -44,7 +46,12 @@ void main() {
   // 2-D grid: workgroup (x, y) counts the tiles from (x + y * width) * GROUP_TILES on.
   const uint first_tile = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * GROUP_TILES;
   if (first_tile >= pc.tiles) return;  // the 2-D grid's overshoot
+#if defined(RADIX_WIDE)
+  const uint64_t n = pc.count_addr != 0ul ? uint64_t(U32Buf(pc.count_addr).v[0])
+                                          : (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n);
+#else
   const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+#endif
   if (lid == 0u) s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   for (uint i = lid; i < GROUP_TILES * RADIX_DIGITS; i += WG_SIZE) s_hist[i] = 0u;
   barrier();
@@ -73,14 +80,22 @@ void main() {
       s_hist[j * RADIX_DIGITS + d] = sum;
       sum += c;
     }
+#if defined(RADIX_WIDE)
+    U32Buf(ELEM_ADDR(pc.totals_addr, uint64_t(d) * groups + group, 4)).v[0] = sum;
+#else
     U32Buf(pc.totals_addr).v[d * groups + group] = sum;
+#endif
     if (sum != 0u) atomicAdd(U32Buf(pc.digits_addr).v[(group % pc.stripes) * RADIX_DIGITS + d], sum);
   }
   barrier();
   for (uint i = lid; i < GROUP_TILES * (RADIX_DIGITS / 2u); i += WG_SIZE) {
     const uint j = i / (RADIX_DIGITS / 2u), d = 2u * (i % (RADIX_DIGITS / 2u));
     if (first_tile + j < pc.tiles)
+#if defined(RADIX_WIDE)
+      U32Buf(ELEM_ADDR(pc.prefix_addr, uint64_t(first_tile + j) * (RADIX_DIGITS / 2u) + d / 2u, 4)).v[0] =
+#else
       U32Buf(pc.prefix_addr).v[(first_tile + j) * (RADIX_DIGITS / 2u) + d / 2u] =
+#endif
           s_hist[j * RADIX_DIGITS + d] | (s_hist[j * RADIX_DIGITS + d + 1u] << 16);
   }
 }

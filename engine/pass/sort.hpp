@@ -16,11 +16,12 @@ struct RadixHistogramPush {
 };
 static_assert(offsetof(RadixHistogramPush, n) == 32 && offsetof(RadixHistogramPush, passes) == 44);
 
+// n_hi: bits 32-63 of the key count (read by the *_wide builds, sorts of 2^32 keys and more).
 struct RadixUpsweepPush {
   uint64_t keys, varying, prefix, totals, digits, count;
-  uint32_t n, tiles, shift, bits, stripes;
+  uint32_t n, tiles, shift, bits, stripes, n_hi;
 };
-static_assert(offsetof(RadixUpsweepPush, n) == 48 && offsetof(RadixUpsweepPush, stripes) == 64);
+static_assert(offsetof(RadixUpsweepPush, n) == 48 && offsetof(RadixUpsweepPush, n_hi) == 68);
 
 struct RadixOffsetsPush {
   uint64_t totals, digits, offsets;
@@ -30,9 +31,9 @@ static_assert(offsetof(RadixOffsetsPush, rows) == 32);
 
 struct RadixDownsweepPush {
   uint64_t keys_in, keys_out, values_in, values_out, varying, prefix, offsets, count;
-  uint32_t n, tiles, shift, bits, copy, group_tiles;
+  uint32_t n, tiles, shift, bits, copy, group_tiles, n_hi;
 };
-static_assert(offsetof(RadixDownsweepPush, n) == 64 && offsetof(RadixDownsweepPush, group_tiles) == 84);
+static_assert(offsetof(RadixDownsweepPush, n) == 64 && offsetof(RadixDownsweepPush, n_hi) == 88);
 
 struct RadixOnesweepPush {
   uint64_t keys_in, keys_out, values_in, values_out, hist, varying, state, clear, count;
@@ -77,9 +78,10 @@ struct SortInternals {
   static RadixTempLayout layout(const RadixSort& s, uint64_t n, bool pairs);
   // Reduce-then-scan's offsets pass alone (radix_offsets.comp), for its test: `totals` holds
   // 256 * groups u32 (digit-major), `digits` tuning::kRadixCountStripes * 256 u32 (the digit
-  // counts in stripes by group), `offsets` receives 256 * groups u32.
+  // counts in stripes by group), `offsets` receives 256 * groups u32 (wide: u64, the
+  // radix_offsets_*_wide build, for objects created with SortOptions::debug_wide_offsets).
   static Status record_offsets(const RadixSort& s, VkCommandBuffer cmd, BufferView totals, BufferView digits,
-                               BufferView offsets, uint32_t groups);
+                               BufferView offsets, uint32_t groups, bool wide = false);
   // sort_pairs for n (host) keys whose upfront count (over the same bits) is already in temp.
   static Status sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd, BufferView keys_in,
                                    BufferView values_in, BufferView keys_out,
@@ -88,9 +90,9 @@ struct SortInternals {
 };
 
 inline constexpr uint32_t kRadixHistogramPushBytes = 48;
-inline constexpr uint32_t kRadixUpsweepPushBytes = 68;
+inline constexpr uint32_t kRadixUpsweepPushBytes = 72;
 inline constexpr uint32_t kRadixOffsetsPushBytes = 36;
-inline constexpr uint32_t kRadixDownsweepPushBytes = 88;
+inline constexpr uint32_t kRadixDownsweepPushBytes = 92;
 inline constexpr uint32_t kRadixOnesweepPushBytes = 100;
 
 }  // namespace vkprim::detail

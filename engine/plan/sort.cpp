@@ -23,7 +23,10 @@
 // describes both. Keys-only reduce-then-scan sorts with the subgroup ranking rank tiles of their
 // own shape (tuning::kRadixKeysTiles4 / 8, upsweep included); the rest take tuning::kRadixTiles.
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
-// writes keys_out; the input is never written.
+// writes keys_out; the input is never written. Sorts of 2^32 keys and more run reduce-then-scan
+// with the *_wide builds of its passes (64-bit key counts, offsets and positions; created where
+// the device's buffers can hold that many keys, or by SortOptions::debug_wide_offsets), and the
+// upfront pass in dispatches of at most max_items_per_dispatch keys.
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "pass/sort.hpp"
@@ -80,6 +83,9 @@ struct SortPlan {
   Pipeline upsweep_pairs, downsweep_pairs;             // tile; where value_bytes != 0
   Pipeline histogram, onesweep_keys, onesweep_pairs;  // tile; only where onesweep may run
   Pipeline offsets;                                    // reduce-then-scan's group counts' scan
+  // The same passes with 64-bit counts, offsets and positions (sorts of 2^32 keys and more).
+  Pipeline upsweep_keys_wide, downsweep_keys_wide, upsweep_pairs_wide, downsweep_pairs_wide, offsets_wide;
+  bool has_wide = false, wide_forced = false;  // wide_forced: SortOptions::debug_wide_offsets
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
@@ -102,7 +108,10 @@ struct SortPlan {
   // One digit pass's digit counts (radix_upsweep: tuning::kRadixCountStripes copies of 256).
   static constexpr uint64_t kDigitsBytes = tuning::kRadixCountStripes * 256 * 4;
   bool cpu = false;  // a CPU device (lavapipe): automatic never picks onesweep
+  // Whether a sort of n keys runs the *_wide passes (reduce-then-scan).
+  bool wide(uint64_t n) const { return wide_forced || n > 0xFFFFFFFFull; }
   SortAlgorithm algorithm(uint64_t n, bool pairs) const {
+    if (wide(n)) return SortAlgorithm::reduce_then_scan;
     return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu);
   }
 
@@ -131,7 +140,7 @@ struct SortPlan {
       l.prefix = l.digits + key_bits() / 8 * kDigitsBytes;
       l.totals = l.prefix + align16(max_tiles(n) * 128 * 4);  // two 16-bit prefixes per word
       l.offsets = l.totals + align16(totals_words(n) * 4);
-      l.keys = l.offsets + align16(totals_words(n) * 4);
+      l.keys = l.offsets + align16(totals_words(n) * (wide(n) ? 8 : 4));  // the wide offsets: u64
     }
     l.values = l.keys + align16(n * key_bytes);
     l.total = l.values + align16(n * value_bytes);
@@ -201,10 +210,18 @@ struct SortPlan {
                         "RadixSort: sort_pairs needs an object created with SortOptions::value_bytes 4 or 8");
     if (count.is_device() && (count.device.size < 4 || count.device.address % 4))
       return make_error(Errc::invalid_argument, "RadixSort: the count buffer must hold an aligned u32");
-    if (n > 0xFFFFFFFFull)
-      return make_error(Errc::limit_exceeded, "RadixSort: at most 2^32 - 1 keys (got " + str(n) + ")");
+    if (wide(n) && !has_wide)
+      return make_error(Errc::limit_exceeded, "RadixSort: " + str(n) + " keys: the device's buffers stop at " +
+                                                  str(ctx->caps.max_buffer_size) + " bytes, below 2^32 keys");
     if (grid(max_tiles(n)).second > ctx->caps.max_workgroup_count[1])
       return make_error(Errc::limit_exceeded, "RadixSort: " + str(n) + " keys exceed the device's dispatch limits");
+    // The upsweep's digit counts are u32 per stripe (groups g with g % stripes equal).
+    const uint64_t stripe_keys = (groups(max_tiles(n)) + tuning::kRadixCountStripes - 1) /
+                                 tuning::kRadixCountStripes * tuning::kRadixUpsweepTiles *
+                                 std::max(tile.tile_items(), keys_tile.tile_items());
+    if (stripe_keys > 0xFFFFFFFFull)
+      return make_error(Errc::limit_exceeded, "RadixSort: " + str(n) + " keys: a digit pass counts at most " +
+                                                  "2^32 - 1 keys per stripe of its groups");
     if (end_bit == 0) end_bit = key_bits();
     if (begin_bit > end_bit || end_bit > key_bits())
       return make_error(Errc::invalid_argument, "RadixSort: the bit range [" + str(begin_bit) + ", " + str(end_bit) +
@@ -228,13 +245,16 @@ struct SortPlan {
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     if (!count.is_device() && n == 0) return {};
     const uint64_t count_addr = count.is_device() ? count.device.address : 0;
-    const Pipeline& down = pairs ? downsweep_pairs : downsweep_keys;
+    const bool w = wide(n);
+    const Pipeline& down = pairs ? (w ? downsweep_pairs_wide : downsweep_pairs)
+                                 : (w ? downsweep_keys_wide : downsweep_keys);
+    const uint32_t n_lo = uint32_t(n), n_hi = uint32_t(n >> 32);
     const uint64_t vin = pairs ? values_in.address : 0, vout = pairs ? values_out.address : 0;
     const uint32_t passes = (end_bit - begin_bit + 7) / 8;
     if (passes == 0) {  // nothing to sort by: a stable sort is a copy (by the downsweep's tiles)
       const uint32_t dt = uint32_t((pairs ? tile : keys_tile).tiles(n));
       RadixDownsweepPush p{keys_in.address, keys_out.address, vin, vout, 0, 0, 0, count_addr,
-                           uint32_t(n), dt, 0, 0, 1, tuning::kRadixUpsweepTiles};
+                           n_lo, dt, 0, 0, 1, tuning::kRadixUpsweepTiles, n_hi};
       const auto [dx, dy] = grid(dt);
       down.dispatch(cmd, &p, dx, dy);
       return {};
@@ -251,11 +271,17 @@ struct SortPlan {
       compute_to_compute_barrier(*ctx, cmd);
       // reduce-then-scan reads the keys once for the varying bits alone; onesweep also counts
       // every pass's digits (shared-memory atomics per key and pass) for its global offsets.
+      // Host counts in dispatches of at most max_items_per_dispatch keys (32-bit indices), each
+      // adding to the same words (and histogram) after the one before.
       const Pipeline& pass = onesweep ? histogram : varying;
-      RadixHistogramPush hp{keys_in.address, hist_addr, varying_addr, count_addr,
-                            uint32_t(n), begin_bit, end_bit, passes};
-      pass.dispatch(cmd, &hp, upfront_groups(n));
-      compute_to_compute_barrier(*ctx, cmd);
+      const uint64_t chunk = count.is_device() ? std::max<uint64_t>(n, 1) : ctx->max_items_per_dispatch;
+      for (uint64_t first = 0; first < std::max<uint64_t>(n, 1); first += chunk) {
+        const uint64_t m = std::min(n - first, chunk);
+        RadixHistogramPush hp{keys_in.address + first * key_bytes, hist_addr, varying_addr, count_addr,
+                              uint32_t(m), begin_bit, end_bit, passes};
+        pass.dispatch(cmd, &hp, upfront_groups(m));
+        compute_to_compute_barrier(*ctx, cmd);
+      }
     }
 
     // Pass p's destinations and digit: the last pass writes keys_out (and values_out); the ones
@@ -290,21 +316,22 @@ struct SortPlan {
     const auto [ux, uy] = grid(groups(nt));
     const uint64_t totals = temp->address + l.totals, offsets_addr = temp->address + l.offsets;
     const uint64_t prefix = temp->address + l.prefix;
-    const Pipeline& upsweep = pairs ? upsweep_pairs : upsweep_keys;
+    const Pipeline& upsweep = pairs ? (w ? upsweep_pairs_wide : upsweep_pairs)
+                                    : (w ? upsweep_keys_wide : upsweep_keys);
     uint64_t src_k = keys_in.address, src_v = vin;
     for (uint32_t p = 0; p < passes; ++p) {
       uint64_t dst_k, dst_v;
       uint32_t shift, bits;
       pass_target(p, dst_k, dst_v, shift, bits);
       const uint64_t digits = temp->address + l.digits + p * kDigitsBytes;
-      RadixUpsweepPush up{src_k, varying_addr, prefix, totals, digits, count_addr, uint32_t(n), nt, shift, bits,
-                          tuning::kRadixCountStripes};
+      RadixUpsweepPush up{src_k, varying_addr, prefix, totals, digits, count_addr, n_lo, nt, shift, bits,
+                          tuning::kRadixCountStripes, n_hi};
       upsweep.dispatch(cmd, &up, ux, uy);
       compute_to_compute_barrier(*ctx, cmd);
-      record_offsets(cmd, totals, digits, offsets_addr, uint32_t(groups(nt)));
+      record_offsets(cmd, totals, digits, offsets_addr, uint32_t(groups(nt)), w);
       compute_to_compute_barrier(*ctx, cmd);
       RadixDownsweepPush dp{src_k, dst_k, src_v, dst_v, varying_addr, prefix, offsets_addr,
-                            count_addr, uint32_t(n), nt, shift, bits, 0, tuning::kRadixUpsweepTiles};
+                            count_addr, n_lo, nt, shift, bits, 0, tuning::kRadixUpsweepTiles, n_hi};
       down.dispatch(cmd, &dp, gx, gy);
       if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
       src_k = dst_k;
@@ -315,11 +342,13 @@ struct SortPlan {
 
   // radix_offsets over 256 rows of `groups` counts: workgroups of as many rows (a power of two) as
   // fill one chunk of the pass's tile, so that short rows do not cost a workgroup each.
-  void record_offsets(VkCommandBuffer cmd, uint64_t totals, uint64_t digits, uint64_t out, uint32_t groups) const {
+  // wide: u64 offsets (radix_offsets_*_wide).
+  void record_offsets(VkCommandBuffer cmd, uint64_t totals, uint64_t digits, uint64_t out, uint32_t groups,
+                      bool wide = false) const {
     uint32_t rows = 1;
     while (rows < 256 && 2 * uint64_t(rows) * groups <= offsets.tile_items()) rows *= 2;
     RadixOffsetsPush p{totals, digits, out, groups, tuning::kRadixCountStripes, rows};
-    offsets.dispatch(cmd, &p, 256 / rows);
+    (wide ? offsets_wide : offsets).dispatch(cmd, &p, 256 / rows);
   }
 
   uint64_t temp_bytes(uint64_t n) const {
@@ -338,12 +367,15 @@ RadixTempLayout SortInternals::layout(const RadixSort& s, uint64_t n, bool pairs
 }
 
 Status SortInternals::record_offsets(const RadixSort& s, VkCommandBuffer cmd, BufferView totals, BufferView digits,
-                                     BufferView offsets, uint32_t groups) {
+                                     BufferView offsets, uint32_t groups, bool wide) {
   const uint64_t words = 256 * uint64_t(groups);
-  if (groups == 0 || totals.size < words * 4 || offsets.size < words * 4 ||
+  if (groups == 0 || totals.size < words * 4 || offsets.size < words * (wide ? 8 : 4) ||
       digits.size < tuning::kRadixCountStripes * 256 * 4)
     return make_error(Errc::invalid_argument, "RadixSort: record_offsets: buffers too small for " + str(groups) + " groups");
-  s.plan_->record_offsets(cmd, totals.address, digits.address, offsets.address, groups);
+  if (wide && !s.plan_->has_wide)
+    return make_error(Errc::invalid_argument,
+                      "RadixSort: record_offsets: the object has no 64-bit offset passes");
+  s.plan_->record_offsets(cmd, totals.address, digits.address, offsets.address, groups, wide);
   return {};
 }
 
@@ -458,17 +490,19 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     out = std::move(*p);
     return {};
   };
-  const auto upsweep = [&](const detail::RadixTileShape& t, detail::Pipeline& out) {
+  const auto upsweep = [&](const detail::RadixTileShape& t, detail::Pipeline& out,
+                           const std::string& suffix = "") {
     detail::PipelineDesc d;
-    d.variant = "radix_upsweep" + k;
+    d.variant = "radix_upsweep" + k + suffix;
     d.push_bytes = detail::kRadixUpsweepPushBytes;
     d.extra_spec = {detail::tuning::kRadixUpsweepTiles, plan->key_flags};
     return on_tiles(d, t, out);
   };
   const auto ranking = [&](const char* pass, uint32_t push_bytes, uint32_t value_bytes,
-                           const detail::RadixTileShape& t, detail::Pipeline& out) {
+                           const detail::RadixTileShape& t, detail::Pipeline& out,
+                           const std::string& suffix = "") {
     detail::PipelineDesc d;
-    d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + (t.subgroup ? "_sg" : "_wg");
+    d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + (t.subgroup ? "_sg" : "_wg") + suffix;
     d.push_bytes = push_bytes;
     d.full_subgroups = t.subgroup;
     d.extra_spec = {t.subgroup ? t.rank_words : 0u, plan->key_flags};
@@ -500,6 +534,32 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
                                                   detail::tuning::kRadixOffsetsItems, sg_scan);
   if (!offsets) return offsets.error();
   plan->offsets = std::move(*offsets);
+  // The *_wide passes (64-bit offsets; 1 KiB more shared memory in the ranking), where a sort of
+  // 2^32 keys can happen (buffers that hold them), or for tests at any size.
+  plan->wide_forced = o.debug_wide_offsets;
+  const auto wide_fits = [&](const detail::RadixTileShape& t) {
+    return detail::tuning::radix_downsweep_shared_bytes(t.wg, t.items, t.subgroup, min_sg) + 256 * 4 <=
+           caps.max_shared_memory;
+  };
+  plan->has_wide = (o.debug_wide_offsets || caps.max_buffer_size / plan->key_bytes > 0xFFFFFFFFull) &&
+                   wide_fits(plan->keys_tile) && (!o.value_bytes || wide_fits(plan->tile));
+  if (o.debug_wide_offsets && !plan->has_wide)
+    return make_error(Errc::unsupported,
+                      "RadixSort: the 64-bit offset passes do not fit the device's shared memory");
+  if (plan->has_wide) {
+    VKPRIM_TRY(upsweep(plan->keys_tile, plan->upsweep_keys_wide, "_wide"));
+    VKPRIM_TRY(ranking("radix_downsweep", down_push, 0, plan->keys_tile, plan->downsweep_keys_wide, "_wide"));
+    if (o.value_bytes) {
+      VKPRIM_TRY(upsweep(plan->tile, plan->upsweep_pairs_wide, "_wide"));
+      VKPRIM_TRY(ranking("radix_downsweep", down_push, o.value_bytes, plan->tile,
+                         plan->downsweep_pairs_wide, "_wide"));
+    }
+    auto ow = detail::Pipeline::create_variant(
+        *plan->ctx, sg_scan ? "radix_offsets_sg_wide" : "radix_offsets_wg_wide",
+        detail::kRadixOffsetsPushBytes, offsets_wg, detail::tuning::kRadixOffsetsItems, sg_scan);
+    if (!ow) return ow.error();
+    plan->offsets_wide = std::move(*ow);
+  }
   auto fill = Fill::create(context);
   if (!fill) return fill.error();
   plan->fill.emplace(std::move(*fill));

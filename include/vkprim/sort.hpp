@@ -53,12 +53,16 @@
 // use the same ranking code (shaders/common/radix_rank.glsl). engine/plan/tuning.hpp lists the
 // shapes and their figures.
 //
-// Limits: n < 2^32 (Errc::limit_exceeded beyond). Outputs must not overlap inputs.
+// Counts: any n the device's buffers hold. From 2^32 keys on the sort runs reduce-then-scan with
+// 64-bit key counts, offsets and positions (the *_wide builds of its passes, created only where
+// the device's buffers can hold 2^32 keys: elsewhere Errc::limit_exceeded); a digit pass counts
+// at most 2^32 - 1 keys per stripe of its groups (n up to about 2^35, limit_exceeded beyond). A
+// count on the GPU (Count::on_device) is a u32. Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
 // n * (key + value bytes), plus reduce-then-scan: up to n / 4 bytes (per tile of 3072 keys or
 // more, 128 u32 of 16-bit digit prefixes within its group of 8 tiles; per group, 256 u32 digit
-// counts and their offsets) and, for each digit pass, 8 KiB of digit counts (all of them
-// zeroed with the varying bits by one fill up front);
+// counts and their offsets, u64 from 2^32 keys on) and, for each digit pass, 8 KiB of digit
+// counts (all of them zeroed with the varying bits by one fill up front);
 // onesweep: 8 KiB (the histogram) and two look-back state regions of as many bytes each
 // (passes alternate between them; each pass zeroes the next pass's region as it goes, so only
 // the first is filled up front). Both are sized for the object's smaller tile (keys only), so
@@ -87,6 +91,9 @@ struct SortOptions {
   // before falling back (0: default).
   uint32_t debug_stall_period = 0;
   uint32_t spin_limit = 0;
+  // Testing aid: every sort runs reduce-then-scan with the 64-bit counts, offsets and positions
+  // that sorts of 2^32 keys and more use, so that they can be tested on small data.
+  bool debug_wide_offsets = false;
 };
 
 namespace detail {

@@ -11,6 +11,13 @@
 #define VKPRIM_RADIX_GLSL
 
 #define RADIX_DIGITS 256u
+// Sorts of 2^32 keys and more (the RADIX_WIDE builds of the reduce-then-scan passes): the key
+// count, the digit offsets and the output positions in 64 bits; the other builds keep 32.
+#if defined(RADIX_WIDE)
+#define RADIX_POS uint64_t
+#else
+#define RADIX_POS uint
+#endif
 #define RADIX_KIND_MASK 3u      // flags bits 0-1: 0 unsigned, 1 signed, 2 float
 #define RADIX_DESCENDING 4u     // flags bit 2
 // The sort's key flags, fixed when its pipelines are created (a RadixSort object has one key

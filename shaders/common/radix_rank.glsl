@@ -28,7 +28,7 @@
 //   rank_scatter: keys (then values, one 32-bit word at a time) are written to shared memory at
 //   that position and read back in position order: position p of digit d goes to s_base[d] + p
 //   (s_base[d] = the global offset of the tile's keys of digit d - the start of d in the sorted
-//   tile, wrapping u32 arithmetic, set by the caller), so consecutive invocations write
+//   tile, wrapping RADIX_POS arithmetic, set by the caller), so consecutive invocations write
 //   consecutive addresses. It comes in two halves, rank_scatter_stage (keys into shared memory)
 //   and rank_scatter_write (everything that needs s_base), so that onesweep can stage before its
 //   look-back (session 21). 32-bit values' loads are issued as soon as 32-bit keys are staged
@@ -90,8 +90,8 @@ void radix_copy_tile(uint64_t keys_in, uint64_t keys_out, uint64_t values_in, ui
 layout(constant_id = 2) const uint RANK_WORDS = 4096;  // >= TILE and >= gl_NumSubgroups * 128
 // First the subgroups' digit counters (gl_NumSubgroups * 128 words), then the staging area.
 shared uint s_mem[RANK_WORDS];
-// offsets of digit d - start of digit d in the sorted tile (wrapping u32 arithmetic).
-shared uint s_base[RADIX_DIGITS];
+// offsets of digit d - start of digit d in the sorted tile (wrapping arithmetic, RADIX_POS).
+shared RADIX_POS s_base[RADIX_DIGITS];
 // The digit scan's subgroup sums (gl_NumSubgroups <= RANK_WORDS / 128, as for the counters).
 shared uint s_sums[RANK_WORDS / 128u];
 
@@ -204,7 +204,7 @@ uint rk_val[ITEMS];
 uvec2 rk_val[ITEMS];
 #define RANK_NO_VALUE uvec2(0u)
 #endif
-uint rk_dst[ITEMS];  // 64-bit keys: the low words of the sorted keys, then every key's output index
+RADIX_POS rk_dst[ITEMS];  // 64-bit keys: the low words of the sorted keys, then every key's output index
 #if VALUE_WORDS > 0
 void rank_load_values(uint64_t values_in, uint valid) {
   ValBuf vin = ValBuf(values_in);
@@ -223,7 +223,8 @@ void rank_scatter_stage(uint64_t values_in, uint valid) {
 #else
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k]);
   barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rk_dst[k] = s_mem[lid + k * WG_SIZE];  // low words, for now
+  // The low words, for now.
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rk_dst[k] = RADIX_POS(s_mem[lid + k * WG_SIZE]);
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_mem[rk_rank[k]] = uint(rk_key[k] >> 32);
 #endif
@@ -247,12 +248,12 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
 #if KEY_WORDS == 1
       const uint x = s_mem[p];
 #else
-      const uint64_t x = (uint64_t(s_mem[p]) << 32) | uint64_t(rk_dst[k]);
+      const uint64_t x = (uint64_t(s_mem[p]) << 32) | uint64_t(uint(rk_dst[k]));
 #endif
       rk_dst[k] = s_base[radix_digit(radix_transform(x, flags), shift, bits)] + p;
       KeyBuf(ELEM_ADDR(keys_out, rk_dst[k], KEY_SIZE)).v[0] = x;
     } else {
-      rk_dst[k] = 0u;
+      rk_dst[k] = RADIX_POS(0);
     }
   }
 #if VALUE_WORDS > 0
@@ -293,7 +294,7 @@ void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, ui
 
 #define PAD(i) ((i) + ((i) >> 5u))
 shared uint s_ent[TILE + (TILE >> 5u)];  // digit << 16 | index in tile, at PAD(position)
-shared uint s_off[RADIX_DIGITS];         // global offset of the tile's keys of digit d (caller)
+shared RADIX_POS s_off[RADIX_DIGITS];    // global offset of the tile's keys of digit d (caller)
 shared uint s_start[RADIX_DIGITS];       // start of digit d in the sorted tile (present digits)
 
 uint rank_field(uvec2 c, uint b) { return ((b < 2u ? c.x : c.y) >> (16u * (b & 1u))) & 0xFFFFu; }
@@ -365,7 +366,7 @@ void rank_wg_scatter(uint64_t keys_in, uint64_t keys_out, uint64_t values_in, ui
     if (p < valid) {
       const uint e = s_ent[PAD(p)];
       const uint d = e >> 16, j = e & 0xFFFFu;
-      const uint dst = s_off[d] + (p - s_start[d]);
+      const RADIX_POS dst = s_off[d] + (p - s_start[d]);
       KeyBuf(ELEM_ADDR(keys_out, dst, KEY_SIZE)).v[0] = kin.v[j];
 #if VALUE_WORDS > 0
       ValBuf(ELEM_ADDR(values_out, dst, VALUE_SIZE)).v[0] = vin.v[j];

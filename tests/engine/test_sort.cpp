@@ -65,6 +65,7 @@ struct Case {
   uint32_t begin = 0, end = 0;
   SortAlgorithm algorithm = SortAlgorithm::reduce_then_scan;
   uint32_t stall_period = 0, spin_limit = 0;  // onesweep's testing aids
+  bool wide = false;  // SortOptions::debug_wide_offsets: the passes of sorts of 2^32 keys
 };
 
 // Sorts `keys` (with values = the index, as u32 or u64, when pairs) and checks against the
@@ -124,6 +125,7 @@ RadixSort make_sort(Runtime& rt, const Case& c) {
   o.algorithm = c.algorithm;
   o.debug_stall_period = c.stall_period;
   o.spin_limit = c.spin_limit;
+  o.debug_wide_offsets = c.wide;
   return RadixSort::create(rt.context(), value_type_of<K>(), o).value();
 }
 
@@ -184,7 +186,48 @@ void sort_matrix() {
 
 }  // namespace
 
+// The 64-bit counts, offsets and positions of sorts of 2^32 keys and more, on small data: keys
+// only and with 4- and 8-byte values, both rankings, both orders, a bit window.
+template <class K>
+void wide_matrix() {
+  auto& rt = test::gpu();
+  for (bool descending : {false, true}) {
+    for (bool sg : {true, false}) {
+      Case c;
+      c.descending = descending;
+      c.subgroup = sg;
+      c.wide = true;
+      c.algorithm = SortAlgorithm::onesweep;  // asked for, but the wide passes are reduce-then-scan
+      for (uint32_t vb : {0u, 4u, 8u}) {
+        c.value_bytes = vb;
+        auto sort = make_sort<K>(rt, c);
+        REQUIRE(sort.algorithm(1000, vb != 0) == SortAlgorithm::reduce_then_scan);
+        const uint64_t kt = keys_tile(sizeof(K));
+        for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kt + 1, kTile - 1, kTile + 1,
+                           3 * kTile + 17, uint64_t(70001)}) {
+          INFO(to_string(value_type_of<K>()) << " wide descending=" << descending << " subgroup=" << sg
+                                             << " value_bytes=" << vb << " n=" << n);
+          check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + 7 * descending), c);
+        }
+        Case window = c;
+        window.begin = 4;
+        window.end = 21;
+        INFO("bits [4, 21)");
+        check_sort(rt, sort, special_keys<K>(30011, 3), window);
+      }
+    }
+  }
+}
+
 TEST_CASE("radix sort u32 keys and pairs match std::stable_sort", "[sort]") { sort_matrix<uint32_t>(); }
+TEST_CASE("radix sort with 64-bit offsets (how 2^32 keys and more sort): u32", "[sort][wide]") {
+  wide_matrix<uint32_t>();
+}
+TEST_CASE("radix sort with 64-bit offsets: f32", "[sort][wide]") { wide_matrix<float>(); }
+TEST_CASE("radix sort with 64-bit offsets: u64, i64", "[sort][wide]") {
+  wide_matrix<uint64_t>();
+  wide_matrix<int64_t>();
+}
 TEST_CASE("radix sort i32", "[sort]") { sort_matrix<int32_t>(); }
 TEST_CASE("radix sort f32: -0.0 before +0.0, NaNs at the ends by sign", "[sort]") { sort_matrix<float>(); }
 TEST_CASE("radix sort u64", "[sort]") { sort_matrix<uint64_t>(); }
@@ -544,6 +587,56 @@ TEST_CASE("radix sort with the count in a GPU buffer", "[sort][device-count]") {
   }
 }
 
+TEST_CASE("radix sort's upfront pass in several dispatches", "[sort][chunked]") {
+  // A runtime whose dispatches cover at most 1000 keys: the upfront count of the varying bits
+  // runs in chunks that must all count. The high bits vary only among the first chunk's keys, so
+  // a chunk left out would skip the passes over them.
+  auto& rt = test::gpu_chunked();
+  for (bool wide : {false, true}) {
+    for (uint32_t vb : {0u, 4u}) {
+      Case c;
+      c.wide = wide;
+      c.value_bytes = vb;
+      auto sort = make_sort<uint32_t>(rt, c);
+      auto keys = special_keys<uint32_t>(50001, 21);
+      for (size_t i = 1000; i < keys.size(); ++i) keys[i] &= 0xFFFFu;
+      INFO("wide=" << wide << " value_bytes=" << vb);
+      check_sort(rt, sort, keys, c);
+    }
+  }
+}
+
+TEST_CASE("radix sort with 64-bit offsets and the count in a GPU buffer", "[sort][wide][device-count]") {
+  auto& rt = test::gpu();
+  Case c;
+  c.value_bytes = 4;
+  c.wide = true;
+  auto sort = make_sort<uint32_t>(rt, c);
+  const uint64_t max = 3 * kTile + 11;
+  auto keys = test::random_values<uint32_t>(max, 13);
+  std::vector<uint32_t> idx(max);
+  std::iota(idx.begin(), idx.end(), 0u);
+  auto kin = rt.upload(keys).value();
+  auto vin = rt.upload(idx).value();
+  auto temp = rt.alloc(sort.temp_bytes(max)).value();
+  for (uint32_t n : {0u, 1u, uint32_t(kTile) + 1, uint32_t(max)}) {
+    INFO("n=" << n << " of max " << max);
+    auto count = rt.upload(std::vector<uint32_t>{n}).value();
+    Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
+    rt.submit([&](VkCommandBuffer cmd) {
+        return sort.sort_pairs(cmd, kin, vin, kout, vout, Count::on_device(count, max), temp);
+      }).value();
+    auto gk = rt.download<uint32_t>(kout, max).value();
+    auto gv = rt.download<uint32_t>(vout, max).value();
+    const auto order = reference_order(std::vector<uint32_t>(keys.begin(), keys.begin() + n), false, 0, 32);
+    for (uint32_t i = 0; i < n; ++i) {
+      REQUIRE(gv[i] == order[i]);
+      REQUIRE(gk[i] == keys[order[i]]);
+    }
+    for (uint64_t i = n; i < max; ++i) REQUIRE(gv[i] == 0xDEADBEEFu);
+  }
+}
+
 TEST_CASE("radix sort uses reserved storage and refuses broken contracts", "[sort][errors]") {
   auto& rt = test::gpu();
   auto sort = RadixSort::create(rt.context(), ValueType::u32).value();
@@ -680,6 +773,42 @@ TEST_CASE("reduce-then-scan's offsets pass scans the group counts by rows and ch
   }
 }
 
+TEST_CASE("reduce-then-scan's 64-bit offsets pass: totals past 2^32", "[sort][offsets][wide]") {
+  // radix_offsets.comp's RADIX_WIDE build alone, as above, with counts of up to 2^20 (a chunk's
+  // still sum below 2^32, a stripe's digit counts too) so that the offsets pass 2^32.
+  auto& rt = test::gpu();
+  for (bool subgroup : {true, false}) {
+    Case c;
+    c.subgroup = subgroup;
+    c.wide = true;
+    auto sort = make_sort<uint32_t>(rt, c);
+    for (uint32_t groups : {1u, 3u, 100u, 4095u, 4096u, 4097u, 9000u}) {
+      INFO("subgroup " << subgroup << ", groups " << groups);
+      const uint64_t words = 256 * uint64_t(groups);
+      std::vector<uint32_t> totals = test::random_values<uint32_t>(words, groups + 1);
+      for (auto& t : totals) t &= 0xFFFFFu;
+      const uint32_t stripes = detail::tuning::kRadixCountStripes;
+      std::vector<uint32_t> digits(stripes * 256, 0);
+      for (uint32_t d = 0; d < 256; ++d)
+        for (uint32_t g = 0; g < groups; ++g) digits[(g % stripes) * 256 + d] += totals[d * uint64_t(groups) + g];
+      auto tb = rt.upload(totals).value();
+      auto db = rt.upload(digits).value();
+      Buffer out = test::poisoned(rt, (words + 7) * 8);
+      rt.submit([&](VkCommandBuffer cmd) {
+          return detail::SortInternals::record_offsets(sort, cmd, tb, db, out, groups, true);
+        }).value();
+      auto got = rt.download<uint64_t>(out, words + 7).value();
+      uint64_t sum = 0;
+      for (uint64_t i = 0; i < words; ++i) {
+        if (got[i] != sum) FAIL("offset " << i << " (digit " << i / groups << "): " << got[i] << ", want " << sum);
+        sum += totals[i];
+      }
+      if (groups >= 4096) CHECK(sum > 0xFFFFFFFFull);
+      for (uint64_t i = words; i < words + 7; ++i) REQUIRE(got[i] == 0xDEADBEEFDEADBEEFull);
+    }
+  }
+}
+
 TEST_CASE("radix sort copies the passes whose digit bits do not vary", "[sort][trivial]") {
   // Trivial passes are found from the bits in which the transformed keys differ: checked on the
   // decisions themselves (check_trivial) and on the sorted output, for keys whose differing bits
@@ -783,6 +912,30 @@ TEST_CASE("radix sort finds the varying bits when workgroups take several tiles"
 // automatic algorithm; scattered outputs whose byte offsets need more than 32 bits. Checked in
 // O(n) instead of against a CPU sort: keys ascending, values a permutation, every key the one at
 // its value's position, equal keys in input order.
+// More than 2^32 keys (2^32 + 1003 u32, 16 GiB): the wide passes. Keys i * 2654435761 mod 2^32
+// for i < 2^32 (every u32 once: the multiplier is odd), then 0, 1, ..., 1002 again, so the
+// sorted output is known: 0, 0, 1, 1, ..., 1002, 1002, 1003, 1004, ..., 2^32 - 1.
+TEST_CASE("radix sort of more than 2^32 keys", "[sort][large]") {
+  auto& rt = test::gpu();
+  const uint64_t n = (uint64_t(1) << 32) + 1003;
+  auto sort = RadixSort::create(rt.context(), ValueType::u32).value();
+  if (!test::can_hold(rt, n * 4 + 64, 2) || !test::can_hold(rt, sort.temp_bytes(n))) return;
+  std::vector<uint32_t> x(n);
+  for (uint64_t i = 0; i < n; ++i) x[i] = i < (uint64_t(1) << 32) ? uint32_t(i * 2654435761ull) : uint32_t(i);
+  auto kin = rt.upload(x).value();
+  Buffer kout = test::poisoned(rt, n * 4 + 64);
+  auto temp = rt.alloc(sort.temp_bytes(n)).value();
+  rt.submit([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, kin, kout, n, temp); }).value();
+  x = rt.download<uint32_t>(kout, n + 16).value();
+  uint64_t wrong = 0;
+  for (uint64_t k = 0; k < n; ++k) {
+    const uint64_t want = k < 2 * 1003 ? k / 2 : k - 1003;
+    wrong += x[k] != want;
+  }
+  CHECK(wrong == 0);
+  for (uint64_t k = n; k < n + 16; ++k) CHECK(x[k] == 0xDEADBEEFu);
+}
+
 TEST_CASE("radix sort pairs past 4 GiB", "[sort][large]") {
   auto& rt = test::gpu();
   const uint64_t n = (uint64_t(1) << 30) + 1003;
