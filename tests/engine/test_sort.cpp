@@ -554,12 +554,14 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
 }
 
 TEST_CASE("radix sort with the count in a GPU buffer", "[sort][device-count]") {
+  // Both algorithms, and reduce-then-scan's passes with 64-bit offsets (sorts of 2^32 keys).
   auto& rt = test::gpu();
-  for (SortAlgorithm alg : kAlgorithms) {
-    INFO(name(alg));
+  for (int variant = 0; variant < 3; ++variant) {
     Case c;
     c.value_bytes = 4;
-    c.algorithm = alg;
+    c.algorithm = variant == 1 ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan;
+    c.wide = variant == 2;
+    INFO(name(c.algorithm) << (c.wide ? ", 64-bit offsets" : ""));
     auto sort = make_sort<int32_t>(rt, c);
     const uint64_t max = 3 * kTile + 11;
     auto keys = test::random_values<int32_t>(max, 12);
@@ -603,37 +605,6 @@ TEST_CASE("radix sort's upfront pass in several dispatches", "[sort][chunked]") 
       INFO("wide=" << wide << " value_bytes=" << vb);
       check_sort(rt, sort, keys, c);
     }
-  }
-}
-
-TEST_CASE("radix sort with 64-bit offsets and the count in a GPU buffer", "[sort][wide][device-count]") {
-  auto& rt = test::gpu();
-  Case c;
-  c.value_bytes = 4;
-  c.wide = true;
-  auto sort = make_sort<uint32_t>(rt, c);
-  const uint64_t max = 3 * kTile + 11;
-  auto keys = test::random_values<uint32_t>(max, 13);
-  std::vector<uint32_t> idx(max);
-  std::iota(idx.begin(), idx.end(), 0u);
-  auto kin = rt.upload(keys).value();
-  auto vin = rt.upload(idx).value();
-  auto temp = rt.alloc(sort.temp_bytes(max)).value();
-  for (uint32_t n : {0u, 1u, uint32_t(kTile) + 1, uint32_t(max)}) {
-    INFO("n=" << n << " of max " << max);
-    auto count = rt.upload(std::vector<uint32_t>{n}).value();
-    Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
-    rt.submit([&](VkCommandBuffer cmd) {
-        return sort.sort_pairs(cmd, kin, vin, kout, vout, Count::on_device(count, max), temp);
-      }).value();
-    auto gk = rt.download<uint32_t>(kout, max).value();
-    auto gv = rt.download<uint32_t>(vout, max).value();
-    const auto order = reference_order(std::vector<uint32_t>(keys.begin(), keys.begin() + n), false, 0, 32);
-    for (uint32_t i = 0; i < n; ++i) {
-      REQUIRE(gv[i] == order[i]);
-      REQUIRE(gk[i] == keys[order[i]]);
-    }
-    for (uint64_t i = n; i < max; ++i) REQUIRE(gv[i] == 0xDEADBEEFu);
   }
 }
 
@@ -741,70 +712,48 @@ TEST_CASE("reduce-then-scan's offsets pass scans the group counts by rows and ch
   // scan, starting each workgroup from the striped digit counts. Row counts that put many rows
   // in one workgroup (1, 3, 100), one row filling a chunk exactly (the workgroup's tile) or one
   // count past it, and rows of several chunks; outputs poisoned first, nothing past them written.
+  // Also its RADIX_WIDE build (u64 offsets, sorts of 2^32 keys), with counts of up to 2^20 (a
+  // chunk's still sum below 2^32, a stripe's digit counts too) so that the offsets pass 2^32.
   auto& rt = test::gpu();
-  for (bool subgroup : {true, false}) {
-    Case c;
-    c.algorithm = SortAlgorithm::reduce_then_scan;
-    c.subgroup = subgroup;
-    auto sort = make_sort<uint32_t>(rt, c);
-    for (uint32_t groups : {1u, 3u, 100u, 4095u, 4096u, 4097u, 9000u}) {
-      INFO("subgroup " << subgroup << ", groups " << groups);
-      const uint64_t words = 256 * uint64_t(groups);
-      std::vector<uint32_t> totals = test::random_values<uint32_t>(words, groups);
-      for (auto& t : totals) t &= 0xFFu;
-      const uint32_t stripes = detail::tuning::kRadixCountStripes;
-      std::vector<uint32_t> digits(stripes * 256, 0);
-      for (uint32_t d = 0; d < 256; ++d)
-        for (uint32_t g = 0; g < groups; ++g) digits[(g % stripes) * 256 + d] += totals[d * uint64_t(groups) + g];
-      auto tb = rt.upload(totals).value();
-      auto db = rt.upload(digits).value();
-      Buffer out = test::poisoned(rt, (words + 7) * 4);
-      rt.submit([&](VkCommandBuffer cmd) {
-          return detail::SortInternals::record_offsets(sort, cmd, tb, db, out, groups);
-        }).value();
-      auto got = rt.download<uint32_t>(out, words + 7).value();
-      uint32_t sum = 0;
-      for (uint64_t i = 0; i < words; ++i) {
-        if (got[i] != sum) FAIL("offset " << i << " (digit " << i / groups << "): " << got[i] << ", want " << sum);
-        sum += totals[i];
+  for (bool wide : {false, true}) {
+    for (bool subgroup : {true, false}) {
+      Case c;
+      c.algorithm = SortAlgorithm::reduce_then_scan;
+      c.subgroup = subgroup;
+      c.wide = wide;
+      auto sort = make_sort<uint32_t>(rt, c);
+      for (uint32_t groups : {1u, 3u, 100u, 4095u, 4096u, 4097u, 9000u}) {
+        INFO("wide " << wide << ", subgroup " << subgroup << ", groups " << groups);
+        const uint64_t words = 256 * uint64_t(groups);
+        std::vector<uint32_t> totals = test::random_values<uint32_t>(words, groups + wide);
+        for (auto& t : totals) t &= wide ? 0xFFFFFu : 0xFFu;
+        const uint32_t stripes = detail::tuning::kRadixCountStripes;
+        std::vector<uint32_t> digits(stripes * 256, 0);
+        for (uint32_t d = 0; d < 256; ++d)
+          for (uint32_t g = 0; g < groups; ++g) digits[(g % stripes) * 256 + d] += totals[d * uint64_t(groups) + g];
+        auto tb = rt.upload(totals).value();
+        auto db = rt.upload(digits).value();
+        const uint32_t ob = wide ? 8 : 4;
+        Buffer out = test::poisoned(rt, (words + 7) * ob);
+        rt.submit([&](VkCommandBuffer cmd) {
+            return detail::SortInternals::record_offsets(sort, cmd, tb, db, out, groups, wide);
+          }).value();
+        std::vector<uint64_t> got;
+        if (wide) {
+          got = rt.download<uint64_t>(out, words + 7).value();
+        } else {
+          auto g32 = rt.download<uint32_t>(out, words + 7).value();
+          got.assign(g32.begin(), g32.end());
+        }
+        uint64_t sum = 0;
+        for (uint64_t i = 0; i < words; ++i) {
+          if (got[i] != sum) FAIL("offset " << i << " (digit " << i / groups << "): " << got[i] << ", want " << sum);
+          sum += totals[i];
+        }
+        if (wide && groups >= 4096) CHECK(sum > 0xFFFFFFFFull);
+        const uint64_t poison = wide ? 0xDEADBEEFDEADBEEFull : 0xDEADBEEFull;
+        for (uint64_t i = words; i < words + 7; ++i) REQUIRE(got[i] == poison);
       }
-      for (uint64_t i = words; i < words + 7; ++i) REQUIRE(got[i] == 0xDEADBEEFu);
-    }
-  }
-}
-
-TEST_CASE("reduce-then-scan's 64-bit offsets pass: totals past 2^32", "[sort][offsets][wide]") {
-  // radix_offsets.comp's RADIX_WIDE build alone, as above, with counts of up to 2^20 (a chunk's
-  // still sum below 2^32, a stripe's digit counts too) so that the offsets pass 2^32.
-  auto& rt = test::gpu();
-  for (bool subgroup : {true, false}) {
-    Case c;
-    c.subgroup = subgroup;
-    c.wide = true;
-    auto sort = make_sort<uint32_t>(rt, c);
-    for (uint32_t groups : {1u, 3u, 100u, 4095u, 4096u, 4097u, 9000u}) {
-      INFO("subgroup " << subgroup << ", groups " << groups);
-      const uint64_t words = 256 * uint64_t(groups);
-      std::vector<uint32_t> totals = test::random_values<uint32_t>(words, groups + 1);
-      for (auto& t : totals) t &= 0xFFFFFu;
-      const uint32_t stripes = detail::tuning::kRadixCountStripes;
-      std::vector<uint32_t> digits(stripes * 256, 0);
-      for (uint32_t d = 0; d < 256; ++d)
-        for (uint32_t g = 0; g < groups; ++g) digits[(g % stripes) * 256 + d] += totals[d * uint64_t(groups) + g];
-      auto tb = rt.upload(totals).value();
-      auto db = rt.upload(digits).value();
-      Buffer out = test::poisoned(rt, (words + 7) * 8);
-      rt.submit([&](VkCommandBuffer cmd) {
-          return detail::SortInternals::record_offsets(sort, cmd, tb, db, out, groups, true);
-        }).value();
-      auto got = rt.download<uint64_t>(out, words + 7).value();
-      uint64_t sum = 0;
-      for (uint64_t i = 0; i < words; ++i) {
-        if (got[i] != sum) FAIL("offset " << i << " (digit " << i / groups << "): " << got[i] << ", want " << sum);
-        sum += totals[i];
-      }
-      if (groups >= 4096) CHECK(sum > 0xFFFFFFFFull);
-      for (uint64_t i = words; i < words + 7; ++i) REQUIRE(got[i] == 0xDEADBEEFDEADBEEFull);
     }
   }
 }
