@@ -541,7 +541,9 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     return detail::tuning::radix_downsweep_shared_bytes(t.wg, t.items, t.subgroup, min_sg) + 256 * 4 <=
            caps.max_shared_memory;
   };
-  plan->has_wide = (o.debug_wide_offsets || caps.max_buffer_size / plan->key_bytes > 0xFFFFFFFFull) &&
+  const bool holds_2_32_keys =  // a max_buffer_size of 0: no limit reported
+      caps.max_buffer_size == 0 || caps.max_buffer_size / plan->key_bytes > 0xFFFFFFFFull;
+  plan->has_wide = (o.debug_wide_offsets || holds_2_32_keys) &&
                    wide_fits(plan->keys_tile) && (!o.value_bytes || wide_fits(plan->tile));
   if (o.debug_wide_offsets && !plan->has_wide)
     return make_error(Errc::unsupported,
