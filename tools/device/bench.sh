@@ -46,7 +46,9 @@ case "${1:-primitives}" in
       for g in 1024 4096 16384; do
         $vk bench scan reduce -n 2^28 --runs 20 --no-verify --subgroup --strategy reduce-then-scan --range-groups $g --json -
       done
-      $vk bench sort select -n 2^28 --runs 10 --no-verify --no-subgroup --json - ; } \
+      $vk bench sort select -n 2^28 --runs 10 --no-verify --no-subgroup --json -
+      # The 64-bit offset passes that sorts of 2^32 keys and more run, at 2^28 (what they cost)
+      $vk bench sort sort-pairs sort-u64 -n 2^28 --runs 10 --no-verify --sort-wide --json - ; } \
       | grep '^{' > "$out/vkprim28variants.jsonl"
     $vk bench scan reduce segmented-scan sort sort-pairs sort-u64 sort-u64-pairs select histogram -n 2^24 -n 2^20 \
       --runs 20 --json "$out/vkprim24.jsonl"

@@ -37,6 +37,7 @@ struct Options {
   bool passes = false;
   bool pipeline_stats = false;
   std::string sort_algorithm = "auto";
+  bool sort_wide = false;  // SortOptions::debug_wide_offsets
 
   ScanOptions scan_options() const {
     ScanOptions so;
@@ -240,6 +241,7 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
   so.value_bytes = pairs ? sizeof(V) : 0;
   so.use_subgroup_ops = !o.no_subgroup;
   so.algorithm = sort_algorithm_named(o.sort_algorithm);
+  so.debug_wide_offsets = o.sort_wide;
   auto sort = RadixSort::create(rt.context(), value_type_of<K>(), so);
   if (!sort) return sort.error();
   auto temp = rt.alloc(sort->temp_bytes(n));
@@ -254,6 +256,7 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
   r.extra["algorithm"] = sort->algorithm(n, pairs) == SortAlgorithm::onesweep ? "onesweep per 8-bit digit"
                                                                        : "reduce-then-scan per 8-bit digit";
   r.extra["sort_algorithm_option"] = o.sort_algorithm;
+  r.extra["wide_offsets"] = o.sort_wide || n > 0xFFFFFFFFull;
   r.extra["digit_passes"] = sizeof(K) * 8 / 8;
   r.extra["value_bytes"] = pairs ? sizeof(V) : 0;
   if (!o.no_verify) {
@@ -419,6 +422,9 @@ void register_bench(CLI::App& app, Action& action) {
   cmd->add_option("--range-groups", o.range_groups,
                   "Scans and reductions: ranges of tiles for reduce-then-scan (0: tuned default)");
   add_sort_algorithm_option(cmd, o.sort_algorithm, "Radix sort");
+  cmd->add_flag("--sort-wide", o.sort_wide,
+                "Radix sort: the 64-bit offset passes of sorts of 2^32 keys and more, at any size "
+                "(reduce-then-scan; to measure what they cost)");
   cmd->add_flag("--passes", o.passes, "Print each operation's per-pass GPU times (always in --json)");
   cmd->add_flag("--pipeline-stats", o.pipeline_stats,
                 "Capture and print the driver's statistics of every pipeline (registers, ...; "
