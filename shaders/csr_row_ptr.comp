@@ -8,7 +8,8 @@
 #include "csr.glsl"
 
 layout(push_constant) uniform Push {
-  uint64_t gaps_addr;  // u32 count, 3 more words, then uvec4 (first row, end row, value, 0)
+  uint64_t gaps_addr;  // u32 count, 3 more words, then uvec4 (first row, end row, value low and
+                       // high words)
   uint64_t row_ptr_addr;
 } pc;
 
@@ -16,8 +17,9 @@ void main() {
   const uint count = U32Buf(pc.gaps_addr).v[0];
   for (uint g = gl_WorkGroupID.x; g < count; g += gl_NumWorkGroups.x) {
     const uvec4 gap = U32x4Buf(pc.gaps_addr + 16ul).v[g];
+    const uint64_t value = uint64_t(gap.z) | (uint64_t(gap.w) << 32);
     for (uint r = gap.x + gl_LocalInvocationID.x; r < gap.y; r += WG_SIZE * ITEMS)
       [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
-        if (r + k * WG_SIZE < gap.y) row_ptr_store(pc.row_ptr_addr, r + k * WG_SIZE, gap.z);
+        if (r + k * WG_SIZE < gap.y) row_ptr_store(pc.row_ptr_addr, r + k * WG_SIZE, value);
   }
 }

@@ -37,14 +37,17 @@ struct KeysPush {
 };
 struct CompactPush {
   uint64_t keys, vals, col_out, val_out, row_ptr, gaps, counts, state;
-  uint32_t n, col_bits, rows, row_ptr_64, spin_limit, stall_period;
+  uint64_t first, n, base, total;  // this chunk's first entry, all entries, running run ends
+  uint32_t m, col_bits, rows, row_ptr_64, spin_limit, stall_period;
 };
+static_assert(sizeof(CompactPush) == 120);
 struct RowPtrPush {
   uint64_t gaps, row_ptr;
 };
 struct ExpandPush {
   uint64_t row_ptr, row_of;
   uint32_t nnz, rows;
+  uint64_t first;
 };
 constexpr uint32_t kWg = 256, kItems = 4;
 // The compaction's tile: kCompactWg x kCompactItems entries (FIXED_ITEMS in
@@ -73,9 +76,10 @@ constexpr uint64_t kRowGapSerial = 64, kRowGapGroups = 1024;
 struct CsrBuildLayout {
   // gaps, state and the sort's temporary storage (work) are adjacent, in this order: one fill
   // zeroes the gap list's header, the compaction's state and what the sort's upfront count
-  // needs zeroed (at the start of work).
-  uint64_t keys_in = 0, keys = 0, vals = 0, state = 0, gaps = 0, gap_capacity = 0, work = 0,
-           total = 0;
+  // needs zeroed (at the start of work). slots: two u64 running totals of the compaction's
+  // chunks.
+  uint64_t keys_in = 0, keys = 0, vals = 0, slots = 0, state = 0, gaps = 0, gap_capacity = 0,
+           work = 0, total = 0;
 };
 
 struct CsrBuildPlan {
@@ -108,6 +112,7 @@ struct CsrBuildPlan {
     L.keys_in = take(n * kb);
     L.keys = take(n * kb);
     L.vals = take(n * esz);
+    L.slots = take(16);
     // Runs of more than kRowGapSerial rows are disjoint ranges of the rows + 1 row pointers.
     L.gap_capacity = (rows + 1) / (kRowGapSerial + 1) + 1;
     L.gaps = take(16 + 16 * L.gap_capacity);
@@ -141,14 +146,14 @@ struct CsrBuildPlan {
       return bad("rows and cols must be < 2^32");
     if (out.rows == (uint64_t(1) << 32) - 1)  // the passes index the rows + 1 row pointers in 32 bits
       return make_error(Errc::limit_exceeded, "CsrBuilder: at most 2^32 - 2 rows");
-    if (n >= (uint64_t(1) << 31))
-      return make_error(Errc::limit_exceeded, "CsrBuilder: at most 2^31 - 1 triplets per build");
+    if (n > 0xFFFFFFFFull && !out.row_ptr_64)
+      return bad("2^32 triplets or more need a 64-bit row pointer (out.row_ptr_64)");
     const uint64_t rp = out.row_ptr_64 ? 8 : 4;
     if (out.row_ptr.size < (out.rows + 1) * rp || out.row_ptr.address % rp)
       return bad("row_ptr must hold rows + 1 aligned entries");
     if (out.col_idx.size < n * 4 || out.values.size < n * esz)
       return bad("col_idx and values must have room for n entries");
-    if (counts.size < 8 || counts.address % 4) return bad("counts must hold 2 aligned u32");
+    if (counts.size < 12 || counts.address % 4) return bad("counts must hold 3 aligned u32");
     return {};
   }
 
@@ -176,7 +181,7 @@ struct CsrBuildPlan {
     const vkprim::detail::RadixUpfront up = SortInternals::upfront(sort, n, work, 0, end_bit);
     compute_to_compute_barrier(c, cmd);
     if (n == 0) {
-      VKPRIM_TRY(fill->record(cmd, counts.sub(0, 8), uint32_t(0)));
+      VKPRIM_TRY(fill->record(cmd, counts.sub(0, 12), uint32_t(0)));
       VKPRIM_TRY(fill->record(cmd, out.row_ptr.sub(0, (out.rows + 1) * (out.row_ptr_64 ? 8 : 4)),
                               uint32_t(0)));
       return {};
@@ -187,37 +192,59 @@ struct CsrBuildPlan {
     VKPRIM_TRY(fill->record(cmd, sub(L.gaps, up.zero.address + up.zero.size - (base + L.gaps)),
                             uint32_t(0)));
     compute_to_compute_barrier(c, cmd);
-    // The keys, counted for the sort as they are made (so it does not read them again).
-    KeysPush kp{coo_rows.address, coo_cols.address, base + L.keys_in, base + L.gaps + 4,
-                up.hist,          up.varying,       uint32_t(n),      uint32_t(out.rows),
-                uint32_t(out.cols), cb,             up.flags,         end_bit,
-                up.passes};
+    // The keys, counted for the sort as they are made (so it does not read them again), in
+    // dispatches of at most max_items_per_dispatch triplets adding to the same counts.
     const Pipeline& kpass = up.histogram ? keys[k64] : keys_varying[k64];
-    kpass.dispatch(cmd, &kp,
-                   std::min(grid_groups(c, n, kpass.tile_items()),
-                            vkprim::detail::tuning::kCsrKeysGroups));
+    const uint64_t chunk = c.max_items_per_dispatch;
+    for (uint64_t first = 0; first < n; first += chunk) {
+      const uint64_t m = std::min(n - first, chunk);
+      if (first) compute_to_compute_barrier(c, cmd);
+      KeysPush kp{coo_rows.address + first * 4, coo_cols.address + first * 4,
+                  base + L.keys_in + first * kb, base + L.gaps + 4,
+                  up.hist,          up.varying,       uint32_t(m),      uint32_t(out.rows),
+                  uint32_t(out.cols), cb,             up.flags,         end_bit,
+                  up.passes};
+      kpass.dispatch(cmd, &kp,
+                     std::min(grid_groups(c, m, kpass.tile_items()),
+                              vkprim::detail::tuning::kCsrKeysGroups));
+    }
     // The values travel with their keys (no permutation, no gather afterwards).
     VKPRIM_TRY(SortInternals::sort_pairs_counted(sort, cmd, sub(L.keys_in, n * kb),
                                                  coo_values.sub(0, n * esz), sub(L.keys, n * kb),
                                                  sub(L.vals, n * esz), n, work, 0, end_bit));
     compute_to_compute_barrier(c, cmd);
-    CompactPush cp{base + L.keys,
-                   base + L.vals,
-                   out.col_idx.address,
-                   out.values.address,
-                   out.row_ptr.address,
-                   base + L.gaps,
-                   counts.address,
-                   base + L.state,
-                   uint32_t(n),
-                   cb,
-                   uint32_t(out.rows),
-                   out.row_ptr_64 ? 1u : 0u,
-                   spin_limit,
-                   stall_period};
-    // One workgroup per tile (tile ids come from the state's counter, so any grid shape works).
-    const auto [gx, gy] = vkprim::detail::grid_2d(c, (n + compact_tile() - 1) / compact_tile());
-    compact[k64].dispatch(cmd, &cp, gx, gy);
+    // The compaction in chunks of at most max_items_per_dispatch entries (its tiles and
+    // look-back counts are 32-bit): chunk j writes its running total of run ends to slot j % 2,
+    // and chunk j + 1 starts its outputs after it. The first chunk's state was zeroed above.
+    for (uint64_t first = 0, j = 0; first < n; first += chunk, ++j) {
+      const uint64_t m = std::min(n - first, chunk);
+      if (j) {
+        compute_to_compute_barrier(c, cmd);  // the chunk before is done with the state
+        VKPRIM_TRY(fill->record(cmd, sub(L.state, compact_state_bytes(m, compact_tile())), uint32_t(0)));
+        compute_to_compute_barrier(c, cmd);
+      }
+      CompactPush cp{base + L.keys,
+                     base + L.vals,
+                     out.col_idx.address,
+                     out.values.address,
+                     out.row_ptr.address,
+                     base + L.gaps,
+                     counts.address,
+                     base + L.state,
+                     first,
+                     n,
+                     j ? base + L.slots + (j - 1) % 2 * 8 : 0,
+                     first + m < n ? base + L.slots + j % 2 * 8 : 0,
+                     uint32_t(m),
+                     cb,
+                     uint32_t(out.rows),
+                     out.row_ptr_64 ? 1u : 0u,
+                     spin_limit,
+                     stall_period};
+      // One workgroup per tile (tile ids come from the state's counter: any grid shape works).
+      const auto [gx, gy] = vkprim::detail::grid_2d(c, (m + compact_tile() - 1) / compact_tile());
+      compact[k64].dispatch(cmd, &cp, gx, gy);
+    }
     compute_to_compute_barrier(c, cmd);
     RowPtrPush pp{base + L.gaps, out.row_ptr.address};
     row_ptr[rw].dispatch(cmd, &pp, uint32_t(std::min(L.gap_capacity, kRowGapGroups)));
@@ -234,8 +261,6 @@ struct CsrBuildPlan {
       return make_error(
           Errc::invalid_argument,
           "CsrBuilder::record_transpose: out must be a.cols x a.rows of the builder's type");
-    if (a.nnz >= (uint64_t(1) << 31))
-      return make_error(Errc::limit_exceeded, "CsrBuilder: at most 2^31 - 1 entries per transpose");
     const uint64_t rp = a.row_ptr_64 ? 8 : 4;
     if (a.rows && (a.row_ptr.size < (a.rows + 1) * rp || a.col_idx.size < a.nnz * 4 ||
                    a.values.size < a.nnz * esz))
@@ -246,10 +271,12 @@ struct CsrBuildPlan {
     const BufferView row_of = temp->sub(0, a.nnz * 4);
     const uint64_t head = align16(a.nnz * 4);
     compute_to_compute_barrier(*ctx, cmd);
-    if (a.nnz) {
-      const int w = a.row_ptr_64 ? 1 : 0;
-      ExpandPush ep{a.row_ptr.address, row_of.address, uint32_t(a.nnz), uint32_t(a.rows)};
-      expand[w].dispatch(cmd, &ep, grid_groups(*ctx, a.nnz, expand[w].tile_items()));
+    const int w = a.row_ptr_64 ? 1 : 0;
+    for (uint64_t first = 0; first < a.nnz; first += ctx->max_items_per_dispatch) {
+      const uint64_t m = std::min(a.nnz - first, ctx->max_items_per_dispatch);
+      ExpandPush ep{a.row_ptr.address, row_of.address + first * 4, uint32_t(m), uint32_t(a.rows),
+                    first};
+      expand[w].dispatch(cmd, &ep, grid_groups(*ctx, m, expand[w].tile_items()));
     }
     // The transpose's triplets: (col, row, value), already in row order, so the stable sort keeps
     // each output row's entries in input-row order: columns sorted.
@@ -353,14 +380,14 @@ Status CsrBuilder::record_transpose(VkCommandBuffer cmd, const CsrView& a, const
 }
 
 namespace {
-// Reads the counts word pair after a build and shrinks `m` to the entries found.
+// Reads the counts words after a build and shrinks `m` to the entries found.
 Status finish(Runtime& rt, DeviceCsr& m, const Buffer& counts) {
-  auto c = rt.download<uint32_t>(counts.view(), 2);
+  auto c = rt.download<uint32_t>(counts.view(), 3);
   if (!c) return c.error();
   if ((*c)[1] & 1u)
     return make_error(Errc::invalid_argument,
                       "build_csr: some triplets lie outside the matrix's rows x cols");
-  return m.set_nnz((*c)[0]);
+  return m.set_nnz((uint64_t((*c)[2]) << 32) | (*c)[0]);
 }
 }  // namespace
 
@@ -403,7 +430,7 @@ Result<DeviceCsr> build_csr(Runtime& rt, CsrBuilder& builder, const CooMatrix& m
     vb = rt.upload(v);
   }
   if (!vb) return vb.error();
-  auto counts = rt.alloc(8);
+  auto counts = rt.alloc(12);
   if (!counts) return counts.error();
   VKPRIM_TRY(builder.reserve(n, uint64_t(m.rows), uint64_t(m.cols)));
   CsrView view = out->view();
@@ -422,7 +449,7 @@ Result<DeviceCsr> transpose(Runtime& rt, CsrBuilder& builder, const DeviceCsr& a
   o.force_row_ptr_64 = a.row_ptr_64();
   auto out = DeviceCsr::allocate(rt.context(), a.cols(), a.rows(), a.nnz(), o);
   if (!out) return out.error();
-  auto counts = rt.alloc(8);
+  auto counts = rt.alloc(12);
   if (!counts) return counts.error();
   VKPRIM_TRY(builder.reserve_transpose(a.view()));
   VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {

@@ -66,18 +66,31 @@ CooMatrix rounded_to(const CooMatrix& m, bool f32) {
   return r;
 }
 
-// Builders are created once per (value type, options) (pipeline creation is the slow part on
-// lavapipe).
-CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}) {
-  // The runtime first: statics are destroyed in reverse order, and the builders need its device.
-  Runtime& rt = test::gpu();
-  static std::map<std::tuple<int, bool, uint32_t, uint32_t, int>, CsrBuilder> builders;
+// Builders are created once per (runtime, value type, options) (pipeline creation is the slow
+// part on lavapipe).
+using BuilderKey = std::tuple<int, bool, uint32_t, uint32_t, int>;
+CsrBuilder& find_or_create(std::map<BuilderKey, CsrBuilder>& builders, Runtime& rt, ValueType t,
+                           const CsrBuildOptions& b) {
   const auto key = std::make_tuple(int(t), b.use_subgroup_ops, b.debug_stall_period, b.spin_limit,
                                    int(b.sort_algorithm));
   auto it = builders.find(key);
   if (it == builders.end())
     it = builders.emplace(key, CsrBuilder::create(rt.context(), t, b).value()).first;
   return it->second;
+}
+// `chunked`: on test::gpu_chunked(), whose dispatches cover at most 1000 items, so that the
+// build runs its passes in chunks as it does from 2^31 triplets on.
+CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}, bool chunked = false) {
+  // Each map after its runtime: statics are destroyed in reverse order, and the builders need
+  // their device.
+  if (chunked) {
+    Runtime& rt = test::gpu_chunked();
+    static std::map<BuilderKey, CsrBuilder> builders;
+    return find_or_create(builders, rt, t, b);
+  }
+  Runtime& rt = test::gpu();
+  static std::map<BuilderKey, CsrBuilder> builders;
+  return find_or_create(builders, rt, t, b);
 }
 
 // The same CSR, bit for bit.
@@ -91,14 +104,14 @@ void require_identical(const CsrMatrix& a, const CsrMatrix& b) {
 // transpose with Eigen, and returns the CSR for comparisons across options.
 template <class T>
 CsrMatrix check_build(const CooMatrix& m, const std::string& name, bool force64 = false,
-                      const CsrBuildOptions& b = {}) {
-  Runtime& rt = test::gpu();
+                      const CsrBuildOptions& b = {}, bool chunked = false) {
+  Runtime& rt = chunked ? test::gpu_chunked() : test::gpu();
   DeviceCsrOptions o;
   o.values = value_type_of<T>();
   o.force_row_ptr_64 = force64;
   const CooMatrix mr = rounded_to(m, std::is_same_v<T, float>);
   const EigenCsrOf<T> want = eigen_reference_in<T>(mr);
-  CsrBuilder& builder = builder_for(o.values, b);
+  CsrBuilder& builder = builder_for(o.values, b, chunked);
   const DeviceCsr a = build_csr(rt, builder, m, o).value();
   REQUIRE(a.row_ptr_64() == force64);
   const CsrMatrix got = a.download(rt).value();
@@ -210,6 +223,74 @@ TEST_CASE("GPU CSR build with a forced 64-bit row pointer and wide (u64) keys",
   check_build<float>(wide_keys_matrix(), "wide keys");
 }
 
+TEST_CASE("GPU CSR build in several dispatches (how 2^31 triplets and more build)",
+          "[csr_build][chunked]") {
+  // On a runtime whose dispatches cover at most 1000 items: the keys pass, the compaction (each
+  // chunk's outputs after the run ends of those before; runs of duplicates and of empty rows
+  // across the chunks' boundaries) and the transpose's row expansion run in chunks. Same result
+  // as Eigen, with 32- and 64-bit row pointers, u32 and u64 keys.
+  const bool f64 = test::gpu_chunked().caps().shader_float64;
+  for (const auto& s : test::generated_shapes()) {
+    check_build<float>(s.m, s.name + " chunked", false, {}, true);
+    check_build<float>(s.m, s.name + " chunked r64", true, {}, true);
+    if (f64) check_build<double>(s.m, s.name + " chunked f64", false, {}, true);
+  }
+  for (const auto& s : build_shapes()) check_build<float>(s.m, s.name + " chunked", false, {}, true);
+  check_build<float>(wide_keys_matrix(), "wide keys chunked", false, {}, true);
+  // Rows with entries (a third with a duplicate) between runs of 6 empty rows and, every tenth,
+  // of 100 (past what the compaction writes itself), then 80 empty rows at the end.
+  CooMatrix gaps = test::empty_matrix(3000 * 16 + 80, 5);
+  int64_t r = 0;
+  for (int64_t i = 0; i < 3000; ++i) {
+    test::add_entry(gaps, r, i % 5, test::value_at(uint64_t(i), 72));
+    if (i % 3 == 0) test::add_entry(gaps, r, i % 5, test::value_at(uint64_t(i) + 1, 72));
+    r += i % 10 == 0 ? 101 : 7;
+  }
+  gaps.rows = r + 80;
+  check_build<float>(gaps, "empty rows across chunks", false, {}, true);
+  check_build<float>(gaps, "empty rows across chunks r64", true, {}, true);
+}
+
+// Past 2^31 triplets (2^31 + 1003, u32 keys, f32; about 90 GiB of GPU memory): the keys pass
+// and the compaction run as two dispatches each. Triplet i < 2^31 is position p = i * 3^19 mod
+// 2^31 (every position of the 2^16 x 2^15 matrix once, shuffled), the last 1003 triplets the
+// positions 0..1002 again: the CSR is full, row r's pointer r * 2^15, entry k's column
+// k % 2^15, its value 2 for k < 1003 and 1 after.
+TEST_CASE("GPU CSR build of more than 2^31 triplets", "[csr_build][large]") {
+  Runtime& rt = test::gpu();
+  const uint64_t cells = uint64_t(1) << 31, n = cells + 1003;
+  if (!test::can_hold(rt, n * 4 + 64, 11)) return;
+  std::vector<uint32_t> ri(n), ci(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t p = i < cells ? (i * 1162261467ull) & (cells - 1) : i - cells;
+    ri[i] = uint32_t(p >> 15);
+    ci[i] = uint32_t(p & 0x7FFF);
+  }
+  Buffer rb = rt.upload(ri).value(), cb = rt.upload(ci).value();
+  ri = {};
+  ci = {};
+  Buffer vb = rt.upload(std::vector<float>(n, 1.0f)).value();
+  CsrBuilder& builder = builder_for(ValueType::f32);
+  DeviceCsr a = DeviceCsr::allocate(rt.context(), uint64_t(1) << 16, uint64_t(1) << 15, n).value();
+  Buffer counts = test::poisoned(rt, 16);
+  builder.reserve(n, a.rows(), a.cols()).value();
+  CsrView out = a.view();
+  out.col_idx = a.col_idx_buffer().view();
+  out.values = a.values_buffer().view();
+  rt.submit([&](VkCommandBuffer cmd) { return builder.record(cmd, rb, cb, vb, n, out, counts); }).value();
+  const auto got_counts = rt.download<uint32_t>(counts.view(), 3).value();
+  CHECK(got_counts[0] == uint32_t(cells));
+  CHECK(got_counts[1] == 0u);
+  CHECK(got_counts[2] == 0u);
+  a.set_nnz(cells).value();
+  const CsrMatrix got = a.download(rt).value();
+  uint64_t wrong = 0;
+  for (int64_t r = 0; r <= got.rows; ++r) wrong += got.row_offsets[size_t(r)] != r << 15;
+  for (uint64_t k = 0; k < cells; ++k)
+    wrong += got.col_indices[k] != int64_t(k & 0x7FFF) || got.real_values[k] != (k < 1003 ? 2.0 : 1.0);
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("GPU-built CSR feeds SpMV", "[csr_build][spmv]") {
   Runtime& rt = test::gpu();
   const auto shapes = test::generated_shapes();
@@ -247,13 +328,27 @@ TEST_CASE("GPU CSR build refuses triplets outside the shape", "[csr_build][error
   DeviceCsr out = DeviceCsr::allocate(rt.context(), 1, 4, 1).value();
   Buffer r = rt.upload(std::vector<uint32_t>{1}).value(),
          c = rt.upload(std::vector<uint32_t>{1}).value();
-  Buffer v = rt.upload(std::vector<float>{2.0f}).value(), counts = rt.alloc(8).value();
+  Buffer v = rt.upload(std::vector<float>{2.0f}).value(), counts = rt.alloc(12).value();
   builder.reserve(1, 1, 4).value();
   rt.submit([&](VkCommandBuffer cmd) {
       return builder.record(cmd, r, c, v, 1, out.view(), counts);
     }).value();
-  const auto got = rt.download<uint32_t>(counts.view(), 2).value();
+  const auto got = rt.download<uint32_t>(counts.view(), 3).value();
+  CHECK(got[0] == 1u);
   CHECK(got[1] == 1u);
+  CHECK(got[2] == 0u);
+  // counts of 2 words (the layout before entry counts could pass 2^32): refused.
+  auto short_counts = rt.submit([&](VkCommandBuffer cmd) {
+    return builder.record(cmd, r, c, v, 1, out.view(), counts.view().sub(0, 8));
+  });
+  REQUIRE(!short_counts);
+  CHECK_THAT(short_counts.error().message, Catch::Contains("counts must hold 3 aligned u32"));
+  // 2^32 triplets with a 32-bit row pointer: refused before anything is recorded.
+  auto narrow = rt.submit([&](VkCommandBuffer cmd) {
+    return builder.record(cmd, r, c, v, uint64_t(1) << 32, out.view(), counts);
+  });
+  REQUIRE(!narrow);
+  CHECK_THAT(narrow.error().message, Catch::Contains("need a 64-bit row pointer"));
   // 2^32 - 1 rows would need 2^32 row pointers, past the passes' 32-bit indices: refused
   // before anything is recorded (the views are never read).
   CsrView huge = out.view();

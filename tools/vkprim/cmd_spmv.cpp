@@ -98,7 +98,7 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
   auto a = sparse::DeviceCsr::allocate(rt.context(), uint64_t(coo.rows), uint64_t(coo.cols),
                                        ri.size(), dopt);
   if (!a) return a.error();
-  auto counts = rt.alloc(8);
+  auto counts = rt.alloc(12);
   if (!counts) return counts.error();
   VKPRIM_TRY(builder->reserve(ri.size(), uint64_t(coo.rows), uint64_t(coo.cols)));
   const sparse::CsrView full = a->view();
@@ -110,11 +110,11 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
   row.csr_ms = bt->median_ms;
   row.csr_passes = bt->passes;
   row.csr_build = "GPU";
-  auto got = rt.download<uint32_t>(counts->view(), 2);
+  auto got = rt.download<uint32_t>(counts->view(), 3);
   if (!got) return got.error();
   if ((*got)[1] & 1u)
     return make_error(Errc::invalid_argument, name + ": triplets outside the matrix");
-  VKPRIM_TRY(a->set_nnz((*got)[0]));
+  VKPRIM_TRY(a->set_nnz((uint64_t((*got)[2]) << 32) | (*got)[0]));
   row.nnz = int64_t(a->nnz());
 
   std::vector<T> x(size_t(coo.cols));

@@ -13,8 +13,9 @@
 // within each row; identical from run to run. A run of d duplicates is summed by one invocation
 // in O(d) steps.
 //
-// Limits: fewer than 2^31 triplets per build (the passes index in 32 bits); rows < 2^32 - 1
-// (rows + 1 row pointers), cols < 2^32.
+// Limits: any number of triplets the device's buffers hold (the passes run in dispatches of at
+// most 2^31 entries; 2^32 triplets or more need a 64-bit row pointer); rows < 2^32 - 1 (rows + 1
+// row pointers), cols < 2^32.
 // Temporary storage and synchronization as for spmv.hpp (temp_bytes/reserve; the caller owes
 // the barriers before and after). State overwritten: compute pipeline, push constants.
 #pragma once
@@ -62,9 +63,11 @@ class CsrBuilder {
   // Builds CSR from n triplets (coo_rows, coo_cols: u32; coo_values: the builder's type).
   // `out` describes the destination: out.rows/cols the shape, out.row_ptr rows + 1 entries of
   // its width (out.row_ptr_64), out.col_idx and out.values room for n entries (out.nnz is
-  // ignored). `counts` is 2 u32 written by the build: [0] the entry count after summing
-  // duplicates, [1] status: bit 0 set when some triplet lay outside rows x cols (it was
-  // counted as an entry at (0, 0)). Inputs are not modified.
+  // ignored). `counts` is 3 u32 written by the build: [0] the entry count after summing
+  // duplicates (its low 32 bits), [1] status: bit 0 set when some triplet lay outside rows x cols
+  // (it was counted as an entry at (0, 0)), [2] the entry count's high 32 bits. Inputs are not
+  // modified. invalid_argument for views too small, counts of fewer than 3 words, or 2^32
+  // triplets and more with a 32-bit row pointer.
   Status record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
                 BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
                 BufferView temp = {}) const;
