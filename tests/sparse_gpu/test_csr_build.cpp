@@ -235,7 +235,12 @@ TEST_CASE("GPU CSR build in several dispatches (how 2^31 triplets and more build
     check_build<float>(s.m, s.name + " chunked r64", true, {}, true);
     if (f64) check_build<double>(s.m, s.name + " chunked f64", false, {}, true);
   }
-  for (const auto& s : build_shapes()) check_build<float>(s.m, s.name + " chunked", false, {}, true);
+  CsrBuildOptions one;  // the keys pass's chunks add up onesweep's histogram too
+  one.sort_algorithm = SortAlgorithm::onesweep;
+  for (const auto& s : build_shapes()) {
+    check_build<float>(s.m, s.name + " chunked", false, {}, true);
+    check_build<float>(s.m, s.name + " chunked onesweep", false, one, true);
+  }
   check_build<float>(wide_keys_matrix(), "wide keys chunked", false, {}, true);
   // Rows with entries (a third with a duplicate) between runs of 6 empty rows and, every tenth,
   // of 100 (past what the compaction writes itself), then 80 empty rows at the end.
