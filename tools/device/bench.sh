@@ -6,7 +6,16 @@
 #          cp build-release/vkprim .device/bin/
 #          the non-glibc libraries `ldd build-release/vkprim` lists -> .device/lib (HDF5 & co.)
 #          cp ../shared/matrices/real/*.mtx .device/real/
+#          for `tests`: mkdir -p .device/t .device/layer
+#            cp build-release/tests/{engine,sort}_tests build-release/tests/sparse_gpu/sparse_gpu_tests .device/t/
+#            cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so \
+#               /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json .device/layer/
+#            (xz -9 the binaries and the layer's library if the tree would pass 64 MiB)
 #   There: bash tools/device/bench.sh primitives|sparse   (with .device carried; results in $OUT)
+#          bash tools/device/bench.sh tests [BINARY [CATCH ARGUMENTS...]]: the GPU test binaries
+#            (all three, or one with its test filter, e.g. sort_tests '[large]') under the
+#            Khronos validation layer, as on lavapipe; a log per binary in $OUT. Each binary
+#            gets at most 9 minutes: one call's limit is 10.
 set -euo pipefail
 for f in .device/gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
@@ -64,5 +73,24 @@ case "${1:-primitives}" in
     $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --kernel merge,nnz,rows,stream,split,auto \
       --runs 20 --json "$out/vkprim_spmv_f64.json"
     $vk spmv .device/real/*.mtx --values f32 --kernel auto --runs 50 --json "$out/vkprim_spmv_real.json"
+    ;;
+  tests)
+    export VK_LAYER_PATH=$PWD/.device/layer LD_LIBRARY_PATH=$PWD/.device/lib:$PWD/.device/layer
+    for z in .device/layer/*.xz .device/t/*.xz; do [ -e "$z" ] && xz -dkf "$z"; done
+    binaries=(engine_tests sort_tests sparse_gpu_tests)
+    [ $# -ge 2 ] && binaries=("$2")
+    for t in "${binaries[@]}"; do
+      chmod +x ".device/t/$t"
+      t0=$(date +%s)
+      rc=0
+      timeout 540 ".device/t/$t" -d yes "${@:3}" > "$out/$t.txt" 2>&1 || rc=$?
+      echo "$t: rc=$rc in $(( $(date +%s) - t0 )) s"
+      tail -n 3 "$out/$t.txt"
+      grep -B3 -A12 "FAILED\|VALIDATION" "$out/$t.txt" | head -60 || true
+    done
+    ;;
+  *)
+    echo "usage: $0 primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]" >&2
+    exit 2
     ;;
 esac
