@@ -7,6 +7,7 @@
 #include "core/context_impl.hpp"
 #include "vkprim_shader_ids.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -68,6 +69,21 @@ void compute_to_compute_barrier(const ContextImpl& ctx, VkCommandBuffer cmd);
 // Workgroups for a grid-stride pass over `items` items: enough to cover them, at most the
 // device's dispatch limit and never zero.
 uint32_t grid_groups(const ContextImpl& ctx, uint64_t items, uint32_t tile_items);
+
+// The dispatches of a pass over `items` items, at most `chunk` each (for grid-stride passes
+// ctx.max_items_per_dispatch: their shaders index in 32 bits, and counts past 2^31 run as
+// several dispatches): f(first, count, index) for each in order, at least once (count 0 when
+// there are no items). f returns a Status; the first error stops the loop.
+template <class F>
+Status for_each_chunk(uint64_t items, uint64_t chunk, F&& f) {
+  uint64_t first = 0, index = 0;
+  do {
+    VKPRIM_TRY(f(first, std::min(items - first, chunk), index));
+    first += chunk;
+    ++index;
+  } while (first < items);
+  return {};
+}
 
 // A 2-D grid of at least `groups` workgroups, for passes with one workgroup per tile: x up to
 // the device's maxComputeWorkGroupCount[0], y = the rows of x needed (the caller checks y

@@ -47,20 +47,21 @@ constexpr uint32_t push_size() {
 }
 
 // Records `pipe` over `items` items in dispatches of at most ctx.max_items_per_dispatch items
-// (2^31 by default: indices stay 32-bit in the shaders).
+// (for_each_chunk; nothing for no items).
 // `prepare(push, first, count)` fills the push constants of the chunk [first, first + count),
 // rebasing its addresses; the chunks touch disjoint elements, so no barrier separates them.
 template <class Push, class Prepare>
 void record_chunked(const ContextImpl& ctx, const Pipeline& pipe, VkCommandBuffer cmd,
                     uint64_t items, Prepare&& prepare) {
+  if (items == 0) return;
   const uint64_t chunk = ctx.max_items_per_dispatch;
-  for (uint64_t first = 0; first < items; first += chunk) {
-    const uint64_t count = std::min<uint64_t>(items - first, chunk);
+  (void)for_each_chunk(items, chunk, [&](uint64_t first, uint64_t count, uint64_t) {
     Push push{};
     prepare(push, first, count);
     push.n = uint32_t(count);
     pipe.dispatch(cmd, &push, grid_groups(ctx, count, pipe.tile_items()));
-  }
+    return Status{};
+  });
 }
 
 }  // namespace vkprim::detail

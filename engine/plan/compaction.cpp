@@ -166,11 +166,9 @@ struct SelectPlan {
       // are 32-bit): chunk c writes the running total to slot c % 2 after the tile state (the
       // last chunk to count_out), and chunk c + 1 starts its outputs after it.
       const uint64_t chunk = count.is_device() ? std::max<uint64_t>(n, 1) : ctx->max_items_per_dispatch;
-      const uint64_t chunks = std::max<uint64_t>((n + chunk - 1) / chunk, 1);
       const uint64_t slots = temp->address + state_bytes(n);
-      for (uint64_t c = 0; c < chunks; ++c) {
-        const uint64_t first = c * chunk, m = std::min(n - first, chunk);
-        const bool last = c + 1 == chunks;
+      return for_each_chunk(n, chunk, [&](uint64_t first, uint64_t m, uint64_t c) -> Status {
+        const bool last = first + m >= n;
         if (c) compute_to_compute_barrier(*ctx, cmd);  // the chunk before is done with the state
         VKPRIM_TRY(fill->record(cmd, temp->sub(0, state_bytes(m)), uint32_t(0)));
         compute_to_compute_barrier(*ctx, cmd);
@@ -184,8 +182,8 @@ struct SelectPlan {
                           opts, a, b, spin_limit, stall_period, c ? slots + ((c - 1) % 2) * 8 : 0};
         const auto [cx, cy] = grid(tiles(m));
         single.dispatch(cmd, &p, cx, cy);
-      }
-      return {};
+        return {};
+      });
     }
     SelectUpsweepPush up{in.address, flags.address, counts, count_addr, heads, n, nt, mode, op, 0, a, b};
     upsweep.dispatch(cmd, &up, gx, gy);

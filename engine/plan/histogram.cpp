@@ -100,26 +100,20 @@ Status Histogram::record(VkCommandBuffer cmd, BufferView samples, BufferView his
   VKPRIM_TRY(p.fill->record(cmd, hist.sub(0, uint64_t(p.bins) * 4), uint32_t(0)));
   detail::compute_to_compute_barrier(*p.ctx, cmd);
   if (!count.is_device() && n == 0) return {};
-  detail::HistogramPush push{samples.address, hist.address, 0, 0, p.bins, p.lower, p.upper, p.scale};
-  const auto groups = [&](uint64_t items) {
-    return std::min(detail::grid_groups(*p.ctx, items, p.pass.tile_items()),
-                    detail::tuning::kHistogramGroups);
-  };
-  if (count.is_device()) {  // a u32 count: one dispatch
-    push.count = count.device.address;
-    p.pass.dispatch(cmd, &push, groups(std::min<uint64_t>(n, 0xFFFFFFFFull)));
-    return {};
-  }
-  // Dispatches of at most max_items_per_dispatch samples (the shader's indices are 32-bit), each
-  // adding to hist after the one before.
-  const uint64_t chunk = p.ctx->max_items_per_dispatch;
-  for (uint64_t first = 0; first < n; first += chunk) {
-    if (first) detail::compute_to_compute_barrier(*p.ctx, cmd);
-    push.samples = samples.address + first * 4;
-    push.n = uint32_t(std::min(n - first, chunk));
-    p.pass.dispatch(cmd, &push, groups(push.n));
-  }
-  return {};
+  // Host counts in dispatches of at most max_items_per_dispatch samples (the shader's indices
+  // are 32-bit), each adding to hist after the one before; a count on the GPU (a u32) in one.
+  const uint64_t items = count.is_device() ? std::min<uint64_t>(n, 0xFFFFFFFFull) : n;
+  const uint64_t chunk =
+      count.is_device() ? std::max<uint64_t>(items, 1) : p.ctx->max_items_per_dispatch;
+  return detail::for_each_chunk(items, chunk, [&](uint64_t first, uint64_t m, uint64_t i) {
+    if (i) detail::compute_to_compute_barrier(*p.ctx, cmd);
+    detail::HistogramPush push{samples.address + first * 4, hist.address,
+                               count.is_device() ? count.device.address : 0, uint32_t(m),
+                               p.bins, p.lower, p.upper, p.scale};
+    p.pass.dispatch(cmd, &push, std::min(detail::grid_groups(*p.ctx, m, p.pass.tile_items()),
+                                         detail::tuning::kHistogramGroups));
+    return Status{};
+  });
 }
 
 }  // namespace vkprim

@@ -275,13 +275,13 @@ struct SortPlan {
       // adding to the same words (and histogram) after the one before.
       const Pipeline& pass = onesweep ? histogram : varying;
       const uint64_t chunk = count.is_device() ? std::max<uint64_t>(n, 1) : ctx->max_items_per_dispatch;
-      for (uint64_t first = 0; first < std::max<uint64_t>(n, 1); first += chunk) {
-        const uint64_t m = std::min(n - first, chunk);
+      VKPRIM_TRY(for_each_chunk(n, chunk, [&](uint64_t first, uint64_t m, uint64_t) {
         RadixHistogramPush hp{keys_in.address + first * key_bytes, hist_addr, varying_addr, count_addr,
                               uint32_t(m), begin_bit, end_bit, passes};
         pass.dispatch(cmd, &hp, upfront_groups(m));
         compute_to_compute_barrier(*ctx, cmd);
-      }
+        return Status{};
+      }));
     }
 
     // Pass p's destinations and digit: the last pass writes keys_out (and values_out); the ones

@@ -22,6 +22,7 @@ namespace detail {
 using vkprim::detail::compute_to_compute_barrier;
 using vkprim::detail::align16;
 using vkprim::detail::ContextImpl;
+using vkprim::detail::for_each_chunk;
 using vkprim::detail::grid_groups;
 using vkprim::detail::Pipeline;
 using vkprim::detail::SortInternals;
@@ -196,9 +197,8 @@ struct CsrBuildPlan {
     // dispatches of at most max_items_per_dispatch triplets adding to the same counts.
     const Pipeline& kpass = up.histogram ? keys[k64] : keys_varying[k64];
     const uint64_t chunk = c.max_items_per_dispatch;
-    for (uint64_t first = 0; first < n; first += chunk) {
-      const uint64_t m = std::min(n - first, chunk);
-      if (first) compute_to_compute_barrier(c, cmd);
+    VKPRIM_TRY(for_each_chunk(n, chunk, [&](uint64_t first, uint64_t m, uint64_t j) {
+      if (j) compute_to_compute_barrier(c, cmd);
       KeysPush kp{coo_rows.address + first * 4, coo_cols.address + first * 4,
                   base + L.keys_in + first * kb, base + L.gaps + 4,
                   up.hist,          up.varying,       uint32_t(m),      uint32_t(out.rows),
@@ -207,7 +207,8 @@ struct CsrBuildPlan {
       kpass.dispatch(cmd, &kp,
                      std::min(grid_groups(c, m, kpass.tile_items()),
                               vkprim::detail::tuning::kCsrKeysGroups));
-    }
+      return Status{};
+    }));
     // The values travel with their keys (no permutation, no gather afterwards).
     VKPRIM_TRY(SortInternals::sort_pairs_counted(sort, cmd, sub(L.keys_in, n * kb),
                                                  coo_values.sub(0, n * esz), sub(L.keys, n * kb),
@@ -216,8 +217,7 @@ struct CsrBuildPlan {
     // The compaction in chunks of at most max_items_per_dispatch entries (its tiles and
     // look-back counts are 32-bit): chunk j writes its running total of run ends to slot j % 2,
     // and chunk j + 1 starts its outputs after it. The first chunk's state was zeroed above.
-    for (uint64_t first = 0, j = 0; first < n; first += chunk, ++j) {
-      const uint64_t m = std::min(n - first, chunk);
+    VKPRIM_TRY(for_each_chunk(n, chunk, [&](uint64_t first, uint64_t m, uint64_t j) -> Status {
       if (j) {
         compute_to_compute_barrier(c, cmd);  // the chunk before is done with the state
         VKPRIM_TRY(fill->record(cmd, sub(L.state, compact_state_bytes(m, compact_tile())), uint32_t(0)));
@@ -244,7 +244,8 @@ struct CsrBuildPlan {
       // One workgroup per tile (tile ids come from the state's counter: any grid shape works).
       const auto [gx, gy] = vkprim::detail::grid_2d(c, (m + compact_tile() - 1) / compact_tile());
       compact[k64].dispatch(cmd, &cp, gx, gy);
-    }
+      return {};
+    }));
     compute_to_compute_barrier(c, cmd);
     RowPtrPush pp{base + L.gaps, out.row_ptr.address};
     row_ptr[rw].dispatch(cmd, &pp, uint32_t(std::min(L.gap_capacity, kRowGapGroups)));
@@ -272,12 +273,14 @@ struct CsrBuildPlan {
     const uint64_t head = align16(a.nnz * 4);
     compute_to_compute_barrier(*ctx, cmd);
     const int w = a.row_ptr_64 ? 1 : 0;
-    for (uint64_t first = 0; first < a.nnz; first += ctx->max_items_per_dispatch) {
-      const uint64_t m = std::min(a.nnz - first, ctx->max_items_per_dispatch);
-      ExpandPush ep{a.row_ptr.address, row_of.address + first * 4, uint32_t(m), uint32_t(a.rows),
-                    first};
-      expand[w].dispatch(cmd, &ep, grid_groups(*ctx, m, expand[w].tile_items()));
-    }
+    if (a.nnz)
+      VKPRIM_TRY(for_each_chunk(
+          a.nnz, ctx->max_items_per_dispatch, [&](uint64_t first, uint64_t m, uint64_t) {
+            ExpandPush ep{a.row_ptr.address, row_of.address + first * 4, uint32_t(m),
+                          uint32_t(a.rows), first};
+            expand[w].dispatch(cmd, &ep, grid_groups(*ctx, m, expand[w].tile_items()));
+            return Status{};
+          }));
     // The transpose's triplets: (col, row, value), already in row order, so the stable sort keeps
     // each output row's entries in input-row order: columns sorted.
     return record(cmd, a.col_idx, row_of, a.values, a.nnz, out, counts,
