@@ -74,12 +74,15 @@ Runtime& gpu_chunked() {
 
 Buffer poisoned(Runtime& rt, uint64_t bytes) {
   Buffer b = rt.alloc(bytes).value();
-  if (bytes) {
-    auto fill = Fill::create(rt.context()).value();
-    rt.submit([&](VkCommandBuffer cmd) { return fill.record(cmd, b.view().sub(0, bytes / 4 * 4), 0xDEADBEEFu); })
-        .value();
-  }
+  poison(rt, b, bytes);
   return b;
+}
+
+void poison(Runtime& rt, const Buffer& b, uint64_t bytes) {
+  if (bytes < 4) return;
+  auto fill = Fill::create(rt.context()).value();
+  rt.submit([&](VkCommandBuffer cmd) { return fill.record(cmd, b.view().sub(0, bytes / 4 * 4), 0xDEADBEEFu); })
+      .value();
 }
 
 bool can_hold(Runtime& rt, uint64_t bytes, uint32_t count) {

@@ -33,6 +33,9 @@ std::vector<std::string>& validation_messages();
 // Allocates a device buffer of `bytes` and fills it with a poison pattern (0xDEADBEEF words),
 // so an output the GPU never wrote cannot pass a comparison.
 Buffer poisoned(Runtime& rt, uint64_t bytes);
+// Fills the first `bytes` of `b` with the poison pattern again (an output buffer reused by the
+// next call of a test).
+void poison(Runtime& rt, const Buffer& b, uint64_t bytes);
 
 // Tests of arrays past 4 GiB (element offsets that need more than 32 bits; on a device whose
 // maxStorageBufferRange is 2^32 - 1, arrays past it): whether the device can hold `count`
