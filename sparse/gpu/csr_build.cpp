@@ -38,8 +38,8 @@ struct KeysPush {
 };
 struct CompactPush {
   uint64_t keys, vals, col_out, val_out, row_ptr, gaps, counts, state;
-  uint64_t first, n, base, total;  // this chunk's first entry, all entries, running run ends
-  uint32_t m, col_bits, rows, row_ptr_64, spin_limit, stall_period;
+  uint64_t first, base, total;  // this chunk's first entry, running run ends
+  uint32_t m, stop, col_bits, rows, row_ptr_64, spin_limit, stall_period;
 };
 static_assert(sizeof(CompactPush) == 120);
 struct RowPtrPush {
@@ -88,7 +88,8 @@ struct CsrBuildPlan {
   ValueType type = ValueType::f32;
   uint32_t esz = 4;
   // [0]: 32-bit, [1]: 64-bit; keys: with onesweep's histogram, keys_varying: the varying bits
-  Pipeline keys[2], keys_varying[2], compact[2], row_ptr[2], expand[2];
+  Pipeline keys[2], keys_varying[2], row_ptr[2], expand[2];
+  Pipeline compact[2][2];  // [64-bit keys][wide: more entries than one dispatch takes]
   std::optional<RadixSort> sort32, sort64;  // keys u32 / u64, the values (esz bytes) as payload
   uint32_t spin_limit = 0, stall_period = 0;
   uint32_t compact_wg = kCompactWg;  // compact_workgroup()
@@ -217,14 +218,16 @@ struct CsrBuildPlan {
     // The compaction in chunks of at most max_items_per_dispatch entries (its tiles and
     // look-back counts are 32-bit): chunk j writes its running total of run ends to slot j % 2,
     // and chunk j + 1 starts its outputs after it. The first chunk's state was zeroed above.
+    // One chunk runs the build with 32-bit positions throughout, several the wide build (64-bit
+    // output positions): the 64-bit arithmetic costs the pass registers (csr_compact.comp).
     VKPRIM_TRY(for_each_chunk(n, chunk, [&](uint64_t first, uint64_t m, uint64_t j) -> Status {
       if (j) {
         compute_to_compute_barrier(c, cmd);  // the chunk before is done with the state
         VKPRIM_TRY(fill->record(cmd, sub(L.state, compact_state_bytes(m, compact_tile())), uint32_t(0)));
         compute_to_compute_barrier(c, cmd);
       }
-      CompactPush cp{base + L.keys,
-                     base + L.vals,
+      CompactPush cp{base + L.keys + first * kb,
+                     base + L.vals + first * esz,
                      out.col_idx.address,
                      out.values.address,
                      out.row_ptr.address,
@@ -232,10 +235,10 @@ struct CsrBuildPlan {
                      counts.address,
                      base + L.state,
                      first,
-                     n,
                      j ? base + L.slots + (j - 1) % 2 * 8 : 0,
                      first + m < n ? base + L.slots + j % 2 * 8 : 0,
                      uint32_t(m),
+                     first + m == n ? uint32_t(m) : ~0u,
                      cb,
                      uint32_t(out.rows),
                      out.row_ptr_64 ? 1u : 0u,
@@ -243,7 +246,7 @@ struct CsrBuildPlan {
                      stall_period};
       // One workgroup per tile (tile ids come from the state's counter: any grid shape works).
       const auto [gx, gy] = vkprim::detail::grid_2d(c, (m + compact_tile() - 1) / compact_tile());
-      compact[k64].dispatch(cmd, &cp, gx, gy);
+      compact[k64][n > chunk ? 1 : 0].dispatch(cmd, &cp, gx, gy);
       return {};
     }));
     compute_to_compute_barrier(c, cmd);
@@ -321,11 +324,13 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
     } list[] = {{&plan->keys[w], "csr_keys" + k, uint32_t(sizeof(detail::KeysPush))},
                 {&plan->keys_varying[w], "csr_keys_varying" + k,
                  uint32_t(sizeof(detail::KeysPush))},
-                {&plan->compact[w], "csr_compact_" + t + k, uint32_t(sizeof(detail::CompactPush))},
+                {&plan->compact[w][0], "csr_compact_" + t + k, uint32_t(sizeof(detail::CompactPush))},
+                {&plan->compact[w][1], "csr_compact_" + t + k + "_wide",
+                 uint32_t(sizeof(detail::CompactPush))},
                 {&plan->row_ptr[w], "csr_row_ptr" + r, uint32_t(sizeof(detail::RowPtrPush))},
                 {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
     for (auto& e : list) {
-      const bool compaction = e.dst == &plan->compact[w];
+      const bool compaction = e.dst == &plan->compact[w][0] || e.dst == &plan->compact[w][1];
       auto p = detail::Pipeline::create_variant(
           ctx, e.name, e.bytes, compaction ? plan->compact_wg : detail::kWg, detail::kItems);
       if (!p) return p.error();
