@@ -329,13 +329,17 @@ Status SegmentedScan::exclusive(VkCommandBuffer cmd, BufferView in, BufferView h
 }
 
 namespace {
-// Offsets -> head flags in the first part of temp, then the flag-based scan.
+// Offsets -> head flags in the first part of temp, then the flag-based scan. The offsets run in
+// dispatches of at most max_items_per_dispatch (any number of segments).
 Status by_offsets(const ScanPlan& p, VkCommandBuffer cmd, BufferView in, BufferView offsets,
-                  uint64_t segments, BufferView out, uint64_t n, BufferView temp_in, bool exclusive) {
-  if (offsets.size < segments * 4 || (segments && offsets.address % 4))
-    return make_error(Errc::invalid_argument, p.what + ": offsets must hold `segments` aligned u32");
-  if (segments > 0xFFFFFFFFull)
-    return make_error(Errc::limit_exceeded, p.what + ": at most 2^32 - 1 segments");
+                  uint64_t segments, BufferView out, uint64_t n, BufferView temp_in, bool exclusive,
+                  ValueType offset_type) {
+  if (offset_type != ValueType::u32 && offset_type != ValueType::u64)
+    return make_error(Errc::invalid_argument, p.what + ": segment offsets are u32 or u64");
+  const uint64_t w = size_of(offset_type);
+  if (offsets.size / w < segments || (segments && offsets.address % w))
+    return make_error(Errc::invalid_argument, p.what + ": offsets must hold `segments` aligned " +
+                                                  to_string(offset_type));
   auto temp = p.resolve_temp(temp_in, p.temp_bytes(n, true));
   if (!temp) return temp.error();
   const BufferView heads = temp->sub(0, p.heads_bytes(n));
@@ -344,23 +348,27 @@ Status by_offsets(const ScanPlan& p, VkCommandBuffer cmd, BufferView in, BufferV
     VKPRIM_TRY(p.fill->record(cmd, heads, uint32_t(0)));
     detail::compute_to_compute_barrier(*p.ctx, cmd);
   }
-  if (segments && n) {
-    detail::SegmentHeadsPush hp{offsets.address, heads.address, n, 0u, uint32_t(segments)};
-    p.heads.dispatch(cmd, &hp, detail::grid_groups(*p.ctx, segments, p.heads.tile_items()));
-  }
+  if (segments && n)
+    VKPRIM_TRY(detail::for_each_chunk(
+        segments, p.ctx->max_items_per_dispatch, [&](uint64_t first, uint64_t m, uint64_t) {
+          detail::SegmentHeadsPush hp{offsets.address + first * w, heads.address, n,
+                                      offset_type == ValueType::u64 ? 1u : 0u, uint32_t(m)};
+          p.heads.dispatch(cmd, &hp, detail::grid_groups(*p.ctx, m, p.heads.tile_items()));
+          return Status{};
+        }));
   return p.record_scan(cmd, in, heads.address, out, n, *temp, exclusive, p.heads_bytes(n));
 }
 }  // namespace
 
 Status SegmentedScan::inclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
                                            uint64_t segments, BufferView out, uint64_t n,
-                                           BufferView temp) const {
-  return by_offsets(*plan_, cmd, in, offsets, segments, out, n, temp, false);
+                                           BufferView temp, ValueType offset_type) const {
+  return by_offsets(*plan_, cmd, in, offsets, segments, out, n, temp, false, offset_type);
 }
 Status SegmentedScan::exclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
                                            uint64_t segments, BufferView out, uint64_t n,
-                                           BufferView temp) const {
-  return by_offsets(*plan_, cmd, in, offsets, segments, out, n, temp, true);
+                                           BufferView temp, ValueType offset_type) const {
+  return by_offsets(*plan_, cmd, in, offsets, segments, out, n, temp, true, offset_type);
 }
 
 }  // namespace vkprim

@@ -128,8 +128,10 @@ class Reduce {
 
 // Segmented sums: the scan restarts at every segment head. Segments are given by head flags
 // (u32, nonzero = a segment starts here; element 0 always starts one) or by segment offsets
-// (u32 start indices, in any order; duplicates are empty segments; offsets >= n are ignored).
-// Exclusive results are 0 at each segment's first element.
+// (start indices, u32 or, for elements past 2^32, u64 (`offset_type`); in any order and any
+// number; duplicates are empty segments; offsets >= n are ignored). Exclusive results are 0 at
+// each segment's first element. invalid_argument for another offset type, or offsets that do
+// not hold `segments` aligned indices.
 class SegmentedScan {
  public:
   static Result<SegmentedScan> create(const Context& ctx, ValueType type,
@@ -143,10 +145,10 @@ class SegmentedScan {
                    Count n, BufferView temp = {}) const;
   Status inclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
                               uint64_t segments, BufferView out, uint64_t n,
-                              BufferView temp = {}) const;
+                              BufferView temp = {}, ValueType offset_type = ValueType::u32) const;
   Status exclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
                               uint64_t segments, BufferView out, uint64_t n,
-                              BufferView temp = {}) const;
+                              BufferView temp = {}, ValueType offset_type = ValueType::u32) const;
 
   SegmentedScan(SegmentedScan&&) noexcept;
   SegmentedScan& operator=(SegmentedScan&&) noexcept;

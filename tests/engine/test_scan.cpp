@@ -452,6 +452,30 @@ std::vector<T> cpu_segscan(const std::vector<T>& x, const std::vector<uint32_t>&
   return out;
 }
 
+// The scan by segment offsets, given as u32 and as u64 (with one more offset, 2^32 + 3, which
+// is past the end: it would land on element 3 if read as 32 bits), against the scan by `flags`.
+template <class T>
+void check_by_offsets(Runtime& rt, const SegmentedScan& seg, const std::vector<T>& x, const Buffer& in,
+                      const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& flags,
+                      const Buffer& temp, bool exclusive) {
+  const uint64_t n = x.size();
+  const auto ref = cpu_segscan(x, flags, exclusive);
+  std::vector<uint64_t> offsets64(offsets.begin(), offsets.end());
+  offsets64.insert(offsets64.begin() + offsets64.size() / 2, (uint64_t(1) << 32) + 3);
+  for (ValueType type : {ValueType::u32, ValueType::u64}) {
+    INFO("offsets " << to_string(type));
+    const bool wide = type == ValueType::u64;
+    auto boffsets = wide ? rt.upload(offsets64).value() : rt.upload(offsets).value();
+    const uint64_t segments = wide ? offsets64.size() : offsets.size();
+    Buffer out = test::poisoned(rt, n * sizeof(T) + 16);
+    rt.submit([&](VkCommandBuffer cmd) {
+        return exclusive ? seg.exclusive_by_offsets(cmd, in, boffsets, segments, out, n, temp, type)
+                         : seg.inclusive_by_offsets(cmd, in, boffsets, segments, out, n, temp, type);
+      }).value();
+    check_close(rt.download<T>(out, n).value(), ref, x, ScanOp::sum, exclusive, n / 512 + 1);
+  }
+}
+
 template <class T>
 void segmented_matrix() {
   auto& rt = test::gpu();
@@ -478,7 +502,6 @@ void segmented_matrix() {
           std::reverse(offsets.begin(), offsets.end());            // any order
           auto in = rt.upload(x).value();
           auto bheads = rt.upload(heads).value();
-          auto boffsets = rt.upload(offsets).value();
           auto temp = rt.alloc(seg.temp_bytes(n)).value();
           for (bool exclusive : {false, true}) {
             auto ref = cpu_segscan(x, heads, exclusive);
@@ -488,15 +511,10 @@ void segmented_matrix() {
                                  : seg.inclusive(cmd, in, bheads, out, n, temp);
               }).value();
             check_close(rt.download<T>(out, n).value(), ref, x, ScanOp::sum, exclusive, n / 512 + 1);
-            out = test::poisoned(rt, n * sizeof(T) + 16);
-            rt.submit([&](VkCommandBuffer cmd) {
-                return exclusive ? seg.exclusive_by_offsets(cmd, in, boffsets, offsets.size(), out, n, temp)
-                                 : seg.inclusive_by_offsets(cmd, in, boffsets, offsets.size(), out, n, temp);
-              }).value();
             std::vector<uint32_t> flags(n, 0);
             for (auto off : offsets)
               if (off < n) flags[off] = 1;
-            check_close(rt.download<T>(out, n).value(), cpu_segscan(x, flags, exclusive), x, ScanOp::sum, exclusive, n / 512 + 1);
+            check_by_offsets(rt, seg, x, in, offsets, flags, temp, exclusive);
           }
         }
       }
@@ -510,4 +528,48 @@ TEST_CASE("segmented scan by head flags and by offsets", "[segmented]") {
   segmented_matrix<float>();
   segmented_matrix<int64_t>();
   segmented_matrix<double>();
+}
+
+// More segment offsets than one dispatch takes (dispatches of at most 1000 items here): a head
+// at every element, or at about one in 7, u32 and u64 offsets in reverse order.
+TEST_CASE("segmented scan by more offsets than one dispatch takes", "[segmented][chunked]") {
+  auto& rt = test::gpu_chunked();
+  auto seg = SegmentedScan::create(rt.context(), ValueType::u32).value();
+  const uint64_t n = 4097;
+  const auto x = test::random_values<uint32_t>(n, 11);
+  auto in = rt.upload(x).value();
+  auto temp = rt.alloc(seg.temp_bytes(n)).value();
+  for (uint32_t density : {1u, 7u}) {
+    std::vector<uint32_t> flags(n, 0), offsets;
+    for (uint64_t i = 0; i < n; ++i)
+      if (test::hash32(i, density) % density == 0) {
+        flags[i] = 1;
+        offsets.push_back(uint32_t(i));
+      }
+    std::reverse(offsets.begin(), offsets.end());
+    for (bool exclusive : {false, true}) {
+      INFO("density " << density << " exclusive " << exclusive);
+      check_by_offsets(rt, seg, x, in, offsets, flags, temp, exclusive);
+    }
+  }
+}
+
+TEST_CASE("segmented scan refuses offsets of another type or misaligned", "[segmented][errors]") {
+  auto& rt = test::gpu();
+  auto seg = SegmentedScan::create(rt.context(), ValueType::u32).value();
+  auto in = rt.upload(std::vector<uint32_t>(64, 1)).value();
+  auto offsets = rt.upload(std::vector<uint64_t>{0, 8, 16}).value();
+  Buffer out = rt.alloc(256).value();
+  for (int k = 0; k < 3; ++k) {
+    INFO("case " << k);
+    Status st;
+    rt.submit([&](VkCommandBuffer cmd) {
+        if (k == 0) st = seg.inclusive_by_offsets(cmd, in, offsets, 3, out, 64, {}, ValueType::f32);
+        if (k == 1) st = seg.inclusive_by_offsets(cmd, in, offsets.view().sub(4, 16), 2, out, 64, {}, ValueType::u64);
+        if (k == 2) st = seg.exclusive_by_offsets(cmd, in, offsets, 4, out, 64, {}, ValueType::u64);
+        return Status{};
+      }).value();
+    REQUIRE(!st);
+    CHECK(st.error().code == Errc::invalid_argument);
+  }
 }
