@@ -94,15 +94,21 @@ void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
     if (c[u] < pc.cols) acc += a[u] * xv[u];
 }
 
-// y[row] from the row's sum (every row, empty ones included, goes through here).
-void write_y(uint64_t row, T acc) {
+// y[row] before the product (T(0) when beta is zero: y is not read).
+T read_y(uint64_t row) {
+  return (pc.flags & 1u) != 0u ? T(0) : TBuf(pc.y_addr + row * T_SIZE).v[0];
+}
+
+// y[row] = alpha * acc + beta * y_old, y_old = read_y(row) (every row, empty ones included,
+// goes through here).
+void write_y(uint64_t row, T acc, T y_old) {
   TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
   const T alpha = T_FROM_BITS(pc.alpha_bits);
   if ((pc.flags & 1u) != 0u) {
     yb.v[0] = alpha * acc;
   } else {
     const T beta = T_FROM_BITS(pc.beta_bits);
-    yb.v[0] = alpha * acc + beta * yb.v[0];
+    yb.v[0] = alpha * acc + beta * y_old;
   }
 }
 
@@ -116,9 +122,16 @@ void sum_row(uint64_t row, bool live, uint lane) {
     end = row_ptr_at(pc.row_ptr_addr, row + 1ul);
   }
   // Split kernel (SpmvKernel::split): a row longer than long_threshold is not summed here;
-  // spmv_list.comp listed it and spmv_long.comp writes its y.
+  // spmv_list.comp listed it and spmv_long.comp writes its y (running alongside: its y is
+  // neither read nor written here).
   const bool is_long = pc.long_threshold != 0u && end - begin > uint64_t(pc.long_threshold);
   if (is_long) end = begin;
+  // The old y (beta != 0: the second and later column blocks, or the caller's beta) is loaded
+  // before the row's entries, so that its latency passes during their gathers instead of
+  // after them (H200, uniform_k16 f64 over 2 column blocks: 0.662 -> 0.590 ms,
+  // docs/benchmarks.md, session 29).
+  T y_old = T(0);
+  if (live && !is_long && lane == 0u) y_old = read_y(row);
   // Each step takes UNROLL entries per lane (UNROLL * L per lane group): independent loads in
   // flight, and a loop count that stays under llvmpipe's (lavapipe's) cap of 65535 loop
   // iterations per invocation for rows up to 65535 * UNROLL * L entries (the automatic choice
@@ -157,7 +170,7 @@ void sum_row(uint64_t row, bool live, uint lane) {
   barrier();  // s_part is read before a next call overwrites it
 #endif
 
-  if (live && !is_long && lane == 0u) write_y(row, acc);
+  if (live && !is_long && lane == 0u) write_y(row, acc, y_old);
 }
 
 void main() {
@@ -188,7 +201,7 @@ void main() {
     const uint64_t r = first + j;
     if (r < uint64_t(pc.rows)) {
       const uint64_t next = row_ptr_at(pc.row_ptr_addr, r + 1ul);
-      if (next == prev) write_y(r, T(0));
+      if (next == prev) write_y(r, T(0), read_y(r));
       else nonempty |= 1u << j;
       prev = next;
     }
