@@ -3,7 +3,8 @@
 // SpMV, split kernel (SpmvKernel::split, include/vkprim/sparse/spmv.hpp): lists the rows the
 // row kernel leaves to spmv_long.comp, from the row pointer alone. A row longer than
 // long_threshold entries goes to the long-row list, or to the huge-row list when it is longer
-// than huge_threshold; each list is a u32 count (zeroed before this pass), then row indices.
+// than huge_threshold; each list is row indices, its length a u32 count of its own (the two
+// counts side by side, zeroed before this pass: one fill for every list of a product).
 // Each invocation looks at ITEMS rows per tile of WG_SIZE * ITEMS (grid-stride) and appends a
 // long row by an integer atomic: a list's order may vary from run to run, but spmv_long.comp's
 // sums do not depend on it. Listing apart from the row kernel lets the long rows' pass run
@@ -13,8 +14,9 @@
 
 layout(push_constant) uniform Push {
   uint64_t row_ptr_addr;  // rows + 1
-  uint64_t long_addr;     // u32 count, then up to the host's capacity of row indices
+  uint64_t long_addr;     // up to the host's capacity of row indices
   uint64_t huge_addr;     // the same for huge rows
+  uint64_t counts_addr;   // u32 count of long rows, then of huge rows
   uint rows;
   uint long_threshold;
   uint huge_threshold;    // >= long_threshold
@@ -29,9 +31,9 @@ void main() {
       if (r >= uint64_t(pc.rows)) continue;
       const uint64_t len = row_ptr_at(pc.row_ptr_addr, r + 1ul) - row_ptr_at(pc.row_ptr_addr, r);
       if (len > uint64_t(pc.long_threshold)) {
-        U32Buf list = U32Buf(len > uint64_t(pc.huge_threshold) ? pc.huge_addr : pc.long_addr);
-        const uint slot = atomicAdd(list.v[0], 1u);
-        list.v[1u + slot] = uint(r);
+        const bool huge = len > uint64_t(pc.huge_threshold);
+        const uint slot = atomicAdd(U32Buf(pc.counts_addr).v[huge ? 1 : 0], 1u);
+        U32Buf(huge ? pc.huge_addr : pc.long_addr).v[slot] = uint(r);
       }
     }
   }

@@ -2,8 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 // SpMV, split kernel's long rows (SpmvKernel::split, include/vkprim/sparse/spmv.hpp): the row
 // kernel (spmv_rows.comp with long_threshold set) sums every row of at most long_threshold
-// entries; spmv_list.comp lists the longer ones in two lists, long and huge rows (each a u32
-// count, then row indices, in any order); this pass sums the rows of one list, each split over
+// entries; spmv_list.comp lists the longer ones in two lists, long and huge rows (each row
+// indices in any order, and a u32 count); this pass sums the rows of one list, each split over
 // `pieces` workgroups (1 for long rows), in up to two phases (dispatches):
 //
 //   phase 0, grid (pieces, listed-row capacity): workgroup (p, s) takes the row in list slot s
@@ -31,7 +31,8 @@ layout(push_constant) uniform Push {
   uint64_t val_addr;      // nnz T
   uint64_t x_addr;        // cols T
   uint64_t y_addr;        // rows T
-  uint64_t long_addr;     // u32 count, then row indices (written by spmv_list.comp)
+  uint64_t long_addr;     // row indices (written by spmv_list.comp)
+  uint64_t count_addr;    // u32: how many
   uint64_t partial_addr;  // capacity * pieces T
   uint64_t alpha_bits;
   uint64_t beta_bits;
@@ -70,10 +71,9 @@ T workgroup_sum(T v) {
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
-  U32Buf list = U32Buf(pc.long_addr);
   const uint slot = pc.phase == 0u ? gl_WorkGroupID.y : gl_WorkGroupID.x;
-  if (slot >= list.v[0]) return;  // the same for the whole workgroup
-  const uint64_t row = uint64_t(list.v[1u + slot]);
+  if (slot >= U32Buf(pc.count_addr).v[0]) return;  // the same for the whole workgroup
+  const uint64_t row = uint64_t(U32Buf(pc.long_addr).v[slot]);
 
   if (pc.phase == 0u) {
     const uint p = gl_WorkGroupID.x;

@@ -6,7 +6,10 @@
 #include <bit>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
+#include <tuple>
+#include <vector>
 #include <vkprim/elementwise.hpp>
 #include <vkprim/scan.hpp>
 #include <vkprim/sparse/spmv.hpp>
@@ -149,11 +152,12 @@ struct SpmvPlan {
   static uint32_t huge_threshold(uint32_t long_threshold) {
     return std::max(long_threshold, tuning::kSpmvHugeRow);
   }
-  // Split kernel's temporary storage: the long and huge lists (count + rows), then the huge
-  // rows' partial sums.
+  // Split kernel's temporary storage: the lists' counts, the long and huge lists (rows), then
+  // the huge rows' partial sums.
+  static constexpr uint64_t kSplitCountBytes = 16;  // the lists' two u32 counts, padded
   uint64_t split_bytes(uint64_t cap_long, uint64_t cap_huge, uint64_t partials) const {
-    return vkprim::detail::align16((cap_long + 1) * 4) + vkprim::detail::align16((cap_huge + 1) * 4) +
-           partials * esz;
+    return kSplitCountBytes + vkprim::detail::align16(cap_long * 4) +
+           vkprim::detail::align16(cap_huge * 4) + vkprim::detail::align16(partials * esz);
   }
 
   SpmvAnalysis analysis(const SpmvRowStats& st) const {
@@ -507,52 +511,151 @@ struct SpmvPlan {
   // zeroed first); the row kernel sums the others, and spmv_long.comp the listed ones: one
   // workgroup per long row, `pieces` workgroups per huge row with the combining phase. Without
   // long rows (by the analysis) it is the row kernel alone.
+  //
+  // A split product's work: its thresholds, list capacities and pieces per huge row, and the
+  // bytes of its lists and the huge rows' partial sums (`bytes`, a multiple of 16). The lists'
+  // two u32 counts are kept apart from the lists, so that one fill zeroes the counts of every
+  // split product of a multi-block call (record_blocks).
+  struct SplitJob {
+    uint32_t threshold = 0, huge = 0, pieces = 1;
+    uint64_t cap_long = 0, cap_huge = 0, long_bytes = 0, huge_bytes = 0, bytes = 0;
+    bool listed() const { return cap_long + cap_huge != 0; }
+  };
+  SplitJob split_job(const CsrView& a, const SpmvAnalysis* an, uint32_t lanes) const {
+    SplitJob j;
+    j.threshold = long_threshold(lanes);
+    j.huge = huge_threshold(j.threshold);
+    std::tie(j.cap_long, j.cap_huge) = split_rows(a, an, lanes);  // <= kSpmvLongMaxRows (resolve)
+    const uint64_t max_len = counted(an, j.threshold) ? an->stats.max_row_length : a.nnz;
+    j.pieces = j.cap_huge ? tuning::spmv_long_pieces(j.cap_huge, max_len) : 1;
+    j.long_bytes = vkprim::detail::align16(j.cap_long * 4);
+    j.huge_bytes = vkprim::detail::align16(j.cap_huge * 4);
+    j.bytes = split_bytes(j.cap_long, j.cap_huge, j.pieces > 1 ? j.cap_huge * j.pieces : 0) -
+              kSplitCountBytes;
+    return j;
+  }
+  // The list pass (the counts at `counts` zeroed and visible, the lists at `lists`).
+  void record_split_list(VkCommandBuffer cmd, const CsrView& a, const SplitJob& j, uint64_t lists,
+                         uint64_t counts) const {
+    const int w = a.row_ptr_64 ? 1 : 0;
+    SpmvListPush sp{a.row_ptr.address, lists, lists + j.long_bytes, counts, uint32_t(a.rows),
+                    j.threshold, j.huge};
+    list_kernel[w].dispatch(cmd, &sp, grid_groups(*ctx, a.rows, list_kernel[w].tile_items()));
+  }
+  // The sums once the lists are visible: the row kernel, which skips the long rows, and the
+  // long rows' pass with no barrier between them: they write different elements of y, so the
+  // long rows run alongside the row kernel's last workgroups. (Long rows first measured slower:
+  // H200, session 15.)
+  Status record_split_sums(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
+                           double alpha, double beta, uint32_t lanes, const SplitJob& j,
+                           uint64_t lists, uint64_t counts) const {
+    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, j.threshold));
+    const int w = a.row_ptr_64 ? 1 : 0;
+    const uint64_t huge_list = lists + j.long_bytes, partial = huge_list + j.huge_bytes;
+    SpmvLongPush lp{a.row_ptr.address,    a.col_idx.address,    a.values.address,
+                    x.address,            y.address,            lists,
+                    counts,               partial,              bits_of(alpha, type),
+                    bits_of(beta, type),  uint32_t(a.cols),     1u,
+                    beta == 0.0 ? kSpmvBetaZero : 0u, 0u};
+    // Long rows: one workgroup each, which writes y. Huge rows: `pieces` partials each (or y
+    // directly when pieces == 1), then their sums.
+    if (j.cap_long) long_kernel[w].dispatch(cmd, &lp, 1, uint32_t(j.cap_long));
+    if (j.cap_huge) {
+      lp.long_list = huge_list;
+      lp.count = counts + 4;
+      lp.pieces = j.pieces;
+      long_kernel[w].dispatch(cmd, &lp, j.pieces, uint32_t(j.cap_huge));
+      if (j.pieces > 1) {
+        compute_to_compute_barrier(*ctx, cmd);
+        lp.phase = 1;
+        long_kernel[w].dispatch(cmd, &lp, uint32_t(j.cap_huge), 1);
+      }
+    }
+    return {};
+  }
   Status record_split(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                       double alpha, double beta, uint32_t lanes, const SpmvAnalysis* an,
                       BufferView temp_in) const {
-    const uint32_t threshold = long_threshold(lanes), huge = huge_threshold(threshold);
-    const auto [cap_long, cap_huge] = split_rows(a, an, lanes);  // <= kSpmvLongMaxRows (resolve)
-    if (cap_long + cap_huge == 0 || a.rows == 0 || alpha == 0.0)
+    const SplitJob j = split_job(a, an, lanes);
+    if (!j.listed() || a.rows == 0 || alpha == 0.0)
       return record_rows(cmd, a, x, y, alpha, beta, lanes);
-    const uint64_t max_len = counted(an, threshold) ? an->stats.max_row_length : a.nnz;
-    const uint32_t pieces = cap_huge ? tuning::spmv_long_pieces(cap_huge, max_len) : 1;
-    const uint64_t long_bytes = vkprim::detail::align16((cap_long + 1) * 4);
-    const uint64_t huge_bytes = vkprim::detail::align16((cap_huge + 1) * 4);
-    const uint64_t need = split_bytes(cap_long, cap_huge, pieces > 1 ? cap_huge * pieces : 0);
     BufferView temp;
-    VKPRIM_TRY(use_temp(a, temp_in, need, temp));
-    const uint64_t long_list = temp.address, huge_list = temp.address + long_bytes,
-                   partial = huge_list + huge_bytes;
-    // The lists first (from the row pointer); then the row kernel, which skips the long rows,
-    // and the long rows' pass with no barrier between them: they write different elements of
-    // y, so the long rows run alongside the row kernel's last workgroups. (Long rows first
-    // measured slower: H200, session 15.)
+    VKPRIM_TRY(use_temp(a, temp_in, kSplitCountBytes + j.bytes, temp));
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
-    VKPRIM_TRY(fill->record(cmd, temp.sub(0, 4), 0, 4));
-    VKPRIM_TRY(fill->record(cmd, temp.sub(long_bytes, 4), 0, 4));
+    VKPRIM_TRY(fill->record(cmd, temp.sub(0, 8), 0, 4));
     compute_to_compute_barrier(*ctx, cmd);
-    const int w = a.row_ptr_64 ? 1 : 0;
-    SpmvListPush sp{a.row_ptr.address, long_list, huge_list, uint32_t(a.rows), threshold, huge};
-    list_kernel[w].dispatch(cmd, &sp, grid_groups(*ctx, a.rows, list_kernel[w].tile_items()));
+    record_split_list(cmd, a, j, temp.address + kSplitCountBytes, temp.address);
     compute_to_compute_barrier(*ctx, cmd);
-    VKPRIM_TRY(record_rows(cmd, a, x, y, alpha, beta, lanes, false, threshold));
-    SpmvLongPush lp{a.row_ptr.address,    a.col_idx.address,    a.values.address,
-                    x.address,            y.address,            long_list,
-                    partial,              bits_of(alpha, type), bits_of(beta, type),
-                    uint32_t(a.cols),     1u,                   beta == 0.0 ? kSpmvBetaZero : 0u,
-                    0u};
-    // Long rows: one workgroup each, which writes y. Huge rows: `pieces` partials each (or y
-    // directly when pieces == 1), then their sums.
-    if (cap_long) long_kernel[w].dispatch(cmd, &lp, 1, uint32_t(cap_long));
-    if (cap_huge) {
-      lp.long_list = huge_list;
-      lp.pieces = pieces;
-      long_kernel[w].dispatch(cmd, &lp, pieces, uint32_t(cap_huge));
-      if (pieces > 1) {
-        compute_to_compute_barrier(*ctx, cmd);
-        lp.phase = 1;
-        long_kernel[w].dispatch(cmd, &lp, uint32_t(cap_huge), 1);
+    return record_split_sums(cmd, a, x, y, alpha, beta, lanes, j, temp.address + kSplitCountBytes,
+                             temp.address);
+  }
+
+  // Products over column blocks (Spmv::record's block form; checked by the caller), the first
+  // applying beta and the others adding to y, a barrier between them. Where every block runs
+  // the split kernel or a kernel without temporary storage, and the temporary storage holds
+  // every split block's lists, the lists are made first, all at once: one fill of all their
+  // counts and the list passes side by side, so that each block's product starts at once
+  // (H200, powerlaw f64 over 2 blocks: docs/benchmarks.md, session 29). Otherwise block by
+  // block, each as a single product. The same results either way.
+  Status record_blocks(VkCommandBuffer cmd, std::span<const CsrView> blocks, BufferView x,
+                       BufferView y, double alpha, double beta,
+                       std::span<const SpmvAnalysis> analyses, BufferView temp_in) const {
+    // alpha == 0: y = beta * y once (the blocks are not read).
+    const size_t n = alpha == 0.0 ? 1 : blocks.size();
+    std::vector<SplitJob> jobs(n);
+    std::vector<uint32_t> lanes(n, 1);
+    std::vector<uint64_t> at(n, 0);  // a listed block's lists: bytes past the counts
+    uint64_t listed = 0, bytes = 0;
+    bool together = n > 1;
+    for (size_t i = 0; i < n; ++i) {
+      const CsrView& a = blocks[i];
+      SpmvKernel k;
+      bool skip;
+      VKPRIM_TRY(resolve(a, &analyses[i], k, lanes[i], skip));
+      // Each block's temporary storage is checked before anything is recorded.
+      uint64_t need = 0;
+      if (k == SpmvKernel::split && a.rows != 0 && alpha != 0.0) {
+        jobs[i] = split_job(a, &analyses[i], lanes[i]);
+        if (jobs[i].listed()) {
+          need = kSplitCountBytes + jobs[i].bytes;
+          at[i] = bytes;
+          bytes += jobs[i].bytes;
+          ++listed;
+        }
+      } else if (k != SpmvKernel::rows && k != SpmvKernel::split && k != SpmvKernel::stream) {
+        need = temp_bytes(a.rows, a.nnz);  // the merge path's or the nonzero tiles'
+        together = false;                  // which use the storage from its start
       }
+      BufferView unused;
+      if (need) VKPRIM_TRY(use_temp(a, temp_in, need, unused));
+    }
+    const uint64_t counts_bytes = vkprim::detail::align16(8 * listed);
+    const BufferView room = temp_in.address ? temp_in : owned_temp ? owned_temp->view() : BufferView{};
+    together = together && listed > 1 && room.address % 16 == 0 && room.size >= counts_bytes + bytes;
+    if (!together) {
+      for (size_t i = 0; i < n; ++i) {
+        if (i > 0) compute_to_compute_barrier(*ctx, cmd);  // y of block i - 1
+        VKPRIM_TRY(record(cmd, blocks[i], x, y, alpha, i == 0 ? beta : 1.0, temp_in, &analyses[i]));
+      }
+      return {};
+    }
+    compute_to_compute_barrier(*ctx, cmd);  // earlier users of the temporary storage are done
+    VKPRIM_TRY(fill->record(cmd, room.sub(0, 8 * listed), 0, 4));
+    compute_to_compute_barrier(*ctx, cmd);
+    std::vector<uint64_t> counts(n, 0);
+    for (size_t i = 0, c = 0; i < n; ++i) {
+      if (!jobs[i].listed()) continue;
+      counts[i] = room.address + 8 * c++;
+      record_split_list(cmd, blocks[i], jobs[i], room.address + counts_bytes + at[i], counts[i]);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      compute_to_compute_barrier(*ctx, cmd);  // the lists (i = 0), y of block i - 1
+      const double b = i == 0 ? beta : 1.0;
+      if (jobs[i].listed())
+        VKPRIM_TRY(record_split_sums(cmd, blocks[i], x, y, alpha, b, lanes[i], jobs[i],
+                                     room.address + counts_bytes + at[i], counts[i]));
+      else
+        VKPRIM_TRY(record(cmd, blocks[i], x, y, alpha, b, temp_in, &analyses[i]));
     }
     return {};
   }
@@ -834,13 +937,7 @@ Status Spmv::record(VkCommandBuffer cmd, std::span<const CsrView> blocks, Buffer
     bool skip;
     VKPRIM_TRY(plan_->resolve(b, &analyses[i], k, lanes, skip));
   }
-  // alpha == 0: y = beta * y once (the blocks are not read).
-  const size_t n = alpha == 0.0 ? 1 : blocks.size();
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0) vkprim::detail::compute_to_compute_barrier(*plan_->ctx, cmd);  // y of block i - 1
-    VKPRIM_TRY(plan_->record(cmd, blocks[i], x, y, alpha, i == 0 ? beta : 1.0, temp, &analyses[i]));
-  }
-  return {};
+  return plan_->record_blocks(cmd, blocks, x, y, alpha, beta, analyses, temp);
 }
 
 Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double alpha, double beta,

@@ -42,19 +42,19 @@ inline constexpr uint32_t kSpmvRowsPushBytes = 76;
 
 // Split kernel's lists of long and huge rows (spmv_list.comp).
 struct SpmvListPush {
-  uint64_t row_ptr, long_list, huge_list;
+  uint64_t row_ptr, long_list, huge_list, counts;
   uint32_t rows, long_threshold, huge_threshold;
 };
-static_assert(offsetof(SpmvListPush, huge_threshold) == 32);
-inline constexpr uint32_t kSpmvListPushBytes = 36;
+static_assert(offsetof(SpmvListPush, huge_threshold) == 40);
+inline constexpr uint32_t kSpmvListPushBytes = 44;
 
 // Split kernel's long rows (spmv_long.comp): phase 0 partial sums, phase 1 combine + write y.
 struct SpmvLongPush {
-  uint64_t row_ptr, col, val, x, y, long_list, partial, alpha_bits, beta_bits;
+  uint64_t row_ptr, col, val, x, y, long_list, count, partial, alpha_bits, beta_bits;
   uint32_t cols, pieces, flags, phase;
 };
-static_assert(offsetof(SpmvLongPush, cols) == 72 && offsetof(SpmvLongPush, phase) == 84);
-inline constexpr uint32_t kSpmvLongPushBytes = 88;
+static_assert(offsetof(SpmvLongPush, cols) == 80 && offsetof(SpmvLongPush, phase) == 92);
+inline constexpr uint32_t kSpmvLongPushBytes = 96;
 
 // Stream kernel (spmv_stream.comp): one dispatch, WG_SIZE rows per workgroup.
 struct SpmvStreamPush {

@@ -857,6 +857,81 @@ TEST_CASE("SpMV over column blocks matches Eigen on every generated shape",
   }
 }
 
+namespace {
+// Short rows (3 entries), a long row every 50 (6000 entries over all columns: about 2000 per
+// block of 3, past the split kernel's long threshold at up to 8 lanes) and two huge rows (60000
+// entries evenly over all columns: 20000 per block of 3, several pieces each, so the combining
+// phase runs too).
+CooMatrix split_blocks_matrix() {
+  CooMatrix c = test::empty_matrix(3000, 65536);
+  for (int64_t r = 0; r < c.rows; ++r) {
+    const int64_t len = r == 7 || r == 2990 ? 60000 : r % 50 == 3 ? 6000 : 3;
+    for (int64_t j = 0; j < len; ++j)
+      test::add_entry(c, r, len == 60000 ? j * (c.cols - 1) / (len - 1) : test::hash32(uint64_t(r * 60000 + j), 73) % c.cols,
+                      test::value_at(uint64_t(r * 60000 + j), 74));
+  }
+  return c;
+}
+
+// The column blocks' products one submission each (block 0 applying beta, the others adding):
+// what a multi-block record() must equal bit for bit.
+template <class T>
+std::vector<T> gpu_spmv_blocks_one_by_one(const DeviceCsr& a, uint32_t blocks,
+                                          const std::vector<T>& x, const std::vector<T>& y0,
+                                          double alpha, double beta, const SpmvOptions& o) {
+  Runtime& rt = test::gpu();
+  Spmv& plan = plan_for(value_type_of<T>(), o);
+  const auto parts = split_columns(rt, a.view(), blocks).value();
+  std::vector<T> y = y0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const SpmvAnalysis an = plan.analyze(rt, parts[i].view()).value();
+    plan.reserve(a.rows(), parts[i].nnz()).value();
+    y = run_product(x, y, i == 0 ? beta : 1.0, [&](VkCommandBuffer cmd, BufferView xv, BufferView yv) {
+      return plan.record(cmd, parts[i].view(), xv, yv, alpha, i == 0 ? beta : 1.0, an);
+    });
+  }
+  return y;
+}
+
+template <class T>
+void check_split_blocks(const EigenCsr& ref, const std::string& what) {
+  Runtime& rt = test::gpu();
+  DeviceCsrOptions dopt;
+  dopt.values = value_type_of<T>();
+  const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref), dopt).value();
+  const auto x = vector_values<T>(size_t(ref.cols()), 45);
+  const auto y0 = vector_values<T>(size_t(ref.rows()), 46);
+  for (const uint32_t blocks : {2u, 3u}) {
+    for (const double beta : {0.0, 0.5}) {
+      INFO(what << ", " << blocks << " blocks, beta " << beta);
+      const auto got = gpu_spmv_blocks(a, blocks, x, y0, 1.5, beta, forced(SpmvKernel::split));
+      test::check_y(got, test::reference_spmv(ref, x, y0, 1.5, beta), what);
+      const auto one = gpu_spmv_blocks_one_by_one(a, blocks, x, y0, 1.5, beta, forced(SpmvKernel::split));
+      REQUIRE(std::memcmp(got.data(), one.data(), got.size() * sizeof(T)) == 0);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("SpMV over column blocks of long and huge rows: the split blocks' lists made together",
+          "[spmv][column_blocks][split]") {
+  // Every block runs the split kernel with long rows (a workgroup each) and huge rows (several
+  // pieces, then the combining phase), so a multi-block record() makes every block's lists
+  // first, all at once, then the products. Eigen's result within rounding, and the blocks run
+  // one submission at a time bit for bit (the lists' order never reaches y).
+  const EigenCsr ref = test::eigen_reference(split_blocks_matrix());
+  Spmv& plan = plan_for(ValueType::f32, forced(SpmvKernel::split));
+  const auto parts = split_columns(test::gpu(), DeviceCsr::upload(test::gpu(), test::to_csr_matrix(ref)).value().view(), 3).value();
+  for (const auto& p : parts) {
+    const SpmvAnalysis an = plan.analyze(test::gpu(), p.view()).value();
+    INFO("a block of " << p.nnz() << " entries, " << an.row_lanes << " lanes, long threshold " << an.stats.long_threshold);
+    REQUIRE(an.stats.long_rows > an.stats.huge_rows);  // long rows listed
+    REQUIRE(an.stats.huge_rows == 2);
+  }
+  check_split_blocks<float>(ref, "long rows f32");
+  if (test::gpu().caps().shader_float64) check_split_blocks<double>(ref, "long rows f64");
+}
+
 TEST_CASE("SpMV over column blocks refuses mismatched blocks before recording",
           "[spmv][column_blocks][errors]") {
   Runtime& rt = test::gpu();
