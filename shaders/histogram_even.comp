@@ -18,7 +18,7 @@
 layout(push_constant) uniform Push {
   uint64_t samples_addr;
   uint64_t hist_addr;   // bins u32, zeroed
-  uint64_t count_addr;  // nonzero: the sample count is the u32 there
+  uint64_t count_addr;  // nonzero: the sample count is read there (device_count)
   uint n;
   uint bins;
   uint lower;           // bit patterns of the sample type
@@ -66,7 +66,7 @@ void count_sample(uint bits) {
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
-  const uint n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+  const uint n = pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n;
 #if defined(HIST_SHARED)
   for (uint i = lid; i < pc.bins; i += WG_SIZE) s_hist[i] = 0u;
   barrier();

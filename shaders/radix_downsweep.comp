@@ -55,10 +55,10 @@ void main() {
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (tile >= pc.tiles) return;
 #if defined(RADIX_WIDE)
-  const uint64_t n = pc.count_addr != 0ul ? uint64_t(UNIFORM(U32Buf(pc.count_addr).v[0]))
+  const uint64_t n = pc.count_addr != 0ul ? uint64_t(UNIFORM(uint(device_count(pc.count_addr))))
                                           : (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n);
 #else
-  const uint n = UNIFORM(pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n);
+  const uint n = UNIFORM(pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n);
 #endif
   const uint64_t first = uint64_t(tile) * TILE;
   if (first >= n) return;

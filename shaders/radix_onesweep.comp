@@ -49,7 +49,7 @@ layout(push_constant) uniform Push {
   uint64_t varying_addr;  // radix_histogram.comp's varying words
   uint64_t state_addr;    // this pass's state, zeroed
   uint64_t clear_addr;    // the next pass's state, zeroed here tile by tile (0: no next pass)
-  uint64_t count_addr;    // nonzero: the key count is the u32 there, not n
+  uint64_t count_addr;    // nonzero: the key count is read there (device_count), not n
   uint n;
   uint tiles;             // the host's tile count (for the largest n)
   uint shift;
@@ -219,7 +219,7 @@ uint look_back(StateBuf st, uint tile, uint count, bool publishes) {
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  const uint n = UNIFORM(pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n);
+  const uint n = UNIFORM(pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n);
   if (lid == 0u) {
     s_tile = atomicAdd(st.w[0], 1u);
     s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;

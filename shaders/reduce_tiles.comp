@@ -13,14 +13,14 @@ layout(push_constant) uniform Push {
   uint64_t in_addr;
   uint64_t heads_addr;     // segmented ops: u32 head flags; 0 otherwise
   uint64_t partials_addr;  // `groups` aggregates, AGG_WORDS words each
-  uint64_t count_addr;     // nonzero: the element count is the u32 at this address
+  uint64_t count_addr;     // nonzero: the element count is read there (device_count)
   uint64_t n;
   uint groups;
   uint flags;              // bit 1: in/heads 16-byte aligned
 } pc;
 
 void main() {
-  const uint64_t n = pc.count_addr != 0ul ? uint64_t(U32Buf(pc.count_addr).v[0]) : pc.n;
+  const uint64_t n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
   const uint tiles = uint((n + TILE_ITEMS - 1) / TILE_ITEMS);
   const uvec2 range = tile_range(gl_WorkGroupID.x, pc.groups, tiles);
   const bool aligned = (pc.flags & 2u) != 0u;

@@ -27,7 +27,7 @@ layout(push_constant) uniform Push {
   uint64_t out_addr;    // n values of T (never the input: in-place scans use reduce-then-scan)
   uint64_t heads_addr;  // segmented scans: n u32 head flags; 0 otherwise
   uint64_t state_addr;  // tile state, zeroed (tile_state.glsl)
-  uint64_t count_addr;  // nonzero: the element count is the u32 at this address, not n
+  uint64_t count_addr;  // nonzero: the element count is read there (device_count), not n
   uint64_t n;
   uint flags;           // bit 0: exclusive; bit 1: in/out/heads are 16-byte aligned
   uint spin_limit;      // look-back re-reads of a stalled predecessor before falling back
@@ -108,7 +108,7 @@ shared uint s_tile;
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  g_n = pc.count_addr != 0ul ? uint64_t(U32Buf(pc.count_addr).v[0]) : pc.n;
+  g_n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
   const uint tiles = uint((g_n + TILE_ITEMS - 1) / TILE_ITEMS);
   const bool exclusive = (pc.flags & 1u) != 0u;
   const bool aligned = (pc.flags & 2u) != 0u;

@@ -33,7 +33,7 @@ layout(push_constant) uniform Push {
   uint64_t out_addr;
   uint64_t state_addr;   // tile state, zeroed
   uint64_t count_out;    // receives the number selected
-  uint64_t count_addr;   // nonzero: the element count is the u32 there, not n
+  uint64_t count_addr;   // nonzero: the element count is read there (device_count), not n
   uint n;
   uint mode;
   uint op;
@@ -78,7 +78,7 @@ shared uint s_run_offset[WG_SIZE]; // selected elements of the tile before run i
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  g_n = pc.count_addr != 0ul ? U32Buf(pc.count_addr).v[0] : pc.n;
+  g_n = pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n;
   g_select_continued = (pc.opts & 16u) != 0u;
   const uint tiles = uint((uint64_t(g_n) + TILE - 1u) / TILE);
 

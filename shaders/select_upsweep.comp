@@ -14,7 +14,7 @@ layout(push_constant) uniform Push {
   uint64_t in_addr;
   uint64_t flags_addr;   // mode 0: u32 flags
   uint64_t counts_addr;  // tiles + 1 u64
-  uint64_t count_addr;   // nonzero: the element count is the u32 there
+  uint64_t count_addr;   // nonzero: the element count is read there (device_count)
   uint64_t heads_addr;   // nonzero (mode 2): heads[i] = 1 at run heads, else 0
   uint64_t n;
   uint tiles;
@@ -31,7 +31,7 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (tile >= pc.tiles) return;
-  const uint64_t n = pc.count_addr != 0ul ? uint64_t(U32Buf(pc.count_addr).v[0]) : pc.n;
+  const uint64_t n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
   if (lid == 0u) s_count = 0u;
   if (tile == 0u && lid == 0u) U64Buf(ELEM_ADDR(pc.counts_addr, pc.tiles, 8)).v[0] = 0ul;
   barrier();

@@ -7,6 +7,7 @@
 //                    -> Scan::exclusive -> SegmentedScan::inclusive of the values
 //                    -> select_scatter (keys at run heads, run sums from run tails)
 //   OffsetAllocator: select_total (save the last count) -> Scan::exclusive -> select_total
+#include "core/device_count.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "pass/select.hpp"
@@ -84,12 +85,7 @@ struct SelectPlan {
   // other passes take 64-bit counts in one dispatch). `wide_total`: past 2^32 - 1 elements the
   // number selected needs count_u64 (the allocator's total is documented to wrap instead).
   Status check_count(const Count& c, bool chunked = false, bool wide_total = true) const {
-    if (c.is_device() && (c.device.size < 4 || c.device.address % 4))
-      return make_error(Errc::invalid_argument, what + ": the count buffer must hold an aligned u32");
-    if (c.is_device() && c.n > 0xFFFFFFFFull)
-      return make_error(Errc::limit_exceeded,
-                        what + ": a count on the GPU is a u32: at most 2^32 - 1 elements (got " +
-                            str(c.n) + ")");
+    VKPRIM_TRY(check_device_count(c, what, 0xFFFFFFFFull, 0xFFFFFFFFull));
     if (wide_total && c.n > 0xFFFFFFFFull && !count_u64)
       return make_error(Errc::limit_exceeded,
                         what + ": " + str(c.n) + " elements need SelectOptions::count_u64");
@@ -153,7 +149,7 @@ struct SelectPlan {
     const Layout l = layout(n);
     const uint32_t nt = uint32_t(tiles(n));
     const auto [gx, gy] = grid(nt);
-    const uint64_t count_addr = count.is_device() ? count.device.address : 0;
+    const uint64_t count_addr = count_address(count);
     const uint64_t counts = temp->address;
     const uint64_t heads = by_key ? temp->address + l.heads : 0;
     const uint32_t op = pred ? uint32_t(pred->op) : 0;
@@ -192,7 +188,7 @@ struct SelectPlan {
     uint64_t sums = 0;
     if (by_key && n) {
       const BufferView sums_view = temp->sub(l.sums, n * vsz);
-      const Count c = count.is_device() ? Count::on_device(count.device, n) : Count(n);
+      const Count c = count.is_device() ? Count::on_device(count.device, n, count.device_type) : Count(n);
       VKPRIM_TRY(seg->inclusive(cmd, values_in, temp->sub(l.heads, n * 4), sums_view, c,
                                 temp->sub(l.seg, l.total - l.seg)));
       sums = sums_view.address;
@@ -220,7 +216,7 @@ struct SelectPlan {
     auto temp = resolve_temp(temp_in, temp_bytes(n));
     if (!temp) return temp.error();
     const Layout l = layout(n);
-    const uint64_t count_addr = count.is_device() ? count.device.address : 0;
+    const uint64_t count_addr = count_address(count);
     compute_to_compute_barrier(*ctx, cmd);
     SelectTotalPush p{counts.address, offsets.address, total_out.address, temp->address, count_addr,
                       n, 0, count_u64 ? 1u : 0u};

@@ -1,5 +1,6 @@
 // Histogram::create_even: choosing the privatized (shared memory) or global-atomic variant, and
 // recording fill(hist, 0) -> histogram_even (in chunks of at most max_items_per_dispatch samples).
+#include "core/device_count.hpp"
 #include "core/pipeline.hpp"
 #include "pass/select.hpp"
 #include "plan/tuning.hpp"
@@ -87,8 +88,7 @@ bool Histogram::privatized() const { return plan_->shared; }
 Status Histogram::record(VkCommandBuffer cmd, BufferView samples, BufferView hist, Count count) const {
   const auto& p = *plan_;
   const uint64_t n = count.n;
-  if (count.is_device() && (count.device.size < 4 || count.device.address % 4))
-    return make_error(Errc::invalid_argument, "Histogram: the count buffer must hold an aligned u32");
+  VKPRIM_TRY(detail::check_device_count(count, "Histogram", ~uint64_t(0), 0xFFFFFFFFull));
   if (samples.size < n * 4 || (n && (!samples.address || samples.address % 4)))
     return make_error(Errc::invalid_argument, "Histogram: samples must hold n 4-byte aligned values (" +
                                                   std::to_string(n * 4) + " bytes)");
@@ -101,14 +101,15 @@ Status Histogram::record(VkCommandBuffer cmd, BufferView samples, BufferView his
   detail::compute_to_compute_barrier(*p.ctx, cmd);
   if (!count.is_device() && n == 0) return {};
   // Host counts in dispatches of at most max_items_per_dispatch samples (the shader's indices
-  // are 32-bit), each adding to hist after the one before; a count on the GPU (a u32) in one.
+  // are 32-bit), each adding to hist after the one before; a count on the GPU (below 2^32,
+  // whatever its max) in one.
   const uint64_t items = count.is_device() ? std::min<uint64_t>(n, 0xFFFFFFFFull) : n;
   const uint64_t chunk =
       count.is_device() ? std::max<uint64_t>(items, 1) : p.ctx->max_items_per_dispatch;
   return detail::for_each_chunk(items, chunk, [&](uint64_t first, uint64_t m, uint64_t i) {
     if (i) detail::compute_to_compute_barrier(*p.ctx, cmd);
     detail::HistogramPush push{samples.address + first * 4, hist.address,
-                               count.is_device() ? count.device.address : 0, uint32_t(m),
+                               detail::count_address(count), uint32_t(m),
                                p.bins, p.lower, p.upper, p.scale};
     p.pass.dispatch(cmd, &push, std::min(detail::grid_groups(*p.ctx, m, p.pass.tile_items()),
                                          detail::tuning::kHistogramGroups));

@@ -1,5 +1,6 @@
 // Scan, Reduce and SegmentedScan: choosing variants and strategies, laying out temporary
 // storage, and recording the passes with the barriers between them.
+#include "core/device_count.hpp"
 #include "core/temp_storage.hpp"
 #include "pass/elementwise.hpp"
 #include "pass/scan.hpp"
@@ -97,10 +98,7 @@ struct ScanPlan {
   }
 
   Status check_count(const Count& c) const {
-    if (c.is_device() && (c.device.size < 4 || c.device.address % 4))
-      return make_error(Errc::invalid_argument, what + ": the count buffer must hold an aligned u32");
-    if (c.is_device() && c.n > 0xFFFFFFFFull)
-      return make_error(Errc::invalid_argument, what + ": a device count is a u32: max must be < 2^32");
+    VKPRIM_TRY(check_device_count(c, what, 0xFFFFFFFFull, ~uint64_t(0)));
     const uint64_t tiles = tile_count(c.n);
     const uint64_t grid = uint64_t(ctx->caps.max_workgroup_count[0]) * ctx->caps.max_workgroup_count[1];
     if (tiles >= (uint64_t(1) << 32) || tiles > grid)
@@ -122,7 +120,7 @@ struct ScanPlan {
     auto temp = resolve_temp(temp_in, temp_bytes(n, true));
     if (!temp) return temp.error();
     const BufferView work = temp->sub(heads_reserved, temp->size - heads_reserved);
-    const uint64_t count_addr = count.is_device() ? count.device.address : 0;
+    const uint64_t count_addr = count_address(count);
     uint32_t flags = exclusive ? kScanExclusive : 0;
     if (in.address % 16 == 0 && out.address % 16 == 0 && heads % 16 == 0) flags |= kScanAligned16;
 
@@ -157,7 +155,7 @@ struct ScanPlan {
     VKPRIM_TRY(check_view("output", out, esz));
     auto temp = resolve_temp(temp_in, temp_bytes(n, false));
     if (!temp) return temp.error();
-    const uint64_t count_addr = count.is_device() ? count.device.address : 0;
+    const uint64_t count_addr = count_address(count);
     const uint32_t flags = in.address % 16 == 0 ? kScanAligned16 : 0;
     const uint32_t groups = range_groups(n);
     compute_to_compute_barrier(*ctx, cmd);

@@ -27,6 +27,7 @@
 // with the *_wide builds of its passes (64-bit key counts, offsets and positions; created where
 // the device's buffers can hold that many keys, or by SortOptions::debug_wide_offsets), and the
 // upfront pass in dispatches of at most max_items_per_dispatch keys.
+#include "core/device_count.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "pass/sort.hpp"
@@ -208,8 +209,9 @@ struct SortPlan {
     if (pairs && value_bytes == 0)
       return make_error(Errc::invalid_argument,
                         "RadixSort: sort_pairs needs an object created with SortOptions::value_bytes 4 or 8");
-    if (count.is_device() && (count.device.size < 4 || count.device.address % 4))
-      return make_error(Errc::invalid_argument, "RadixSort: the count buffer must hold an aligned u32");
+    // A u32 count's max may pass 2^32 - 1 (its value cannot); a u64 count is read as 32 bits by
+    // the upfront pass (one dispatch for a count on the GPU).
+    VKPRIM_TRY(check_device_count(count, "RadixSort", ~uint64_t(0), 0xFFFFFFFFull));
     if (wide(n) && !has_wide)
       return make_error(Errc::limit_exceeded, "RadixSort: " + str(n) + " keys: the device's buffers stop at " +
                                                   str(ctx->caps.max_buffer_size) + " bytes, below 2^32 keys");
@@ -244,7 +246,7 @@ struct SortPlan {
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     if (!count.is_device() && n == 0) return {};
-    const uint64_t count_addr = count.is_device() ? count.device.address : 0;
+    const uint64_t count_addr = count_address(count);
     const bool w = wide(n);
     const Pipeline& down = pairs ? (w ? downsweep_pairs_wide : downsweep_pairs)
                                  : (w ? downsweep_keys_wide : downsweep_keys);

@@ -59,15 +59,22 @@ struct ScanOptions {
   uint32_t range_groups = 0;
 };
 
-// An element count: on the host, or a u32 in a GPU buffer (at most `max`, which sizes the
-// dispatch and the temporary storage) so work can be chained without a CPU round trip.
+// An element count: on the host, or in a GPU buffer (at most `max`, which sizes the dispatch
+// and the temporary storage) so work can be chained without a CPU round trip. A count on the
+// GPU is a u32, or a u64 (`type`: ValueType::u64, e.g. a compaction's count_u64 count_out);
+// its buffer must hold it at its natural alignment (invalid_argument otherwise, as for any
+// other type). Past 2^32 - 1 elements scans, reduces and segmented scans take a u64 count (a
+// u32's max must stay below 2^32 there); compaction, histogram and sort keep any count on the
+// GPU below 2^32 (a u64's max, and compaction's for either type: limit_exceeded; docs/api.md).
 struct Count {
   uint64_t n = 0;
   BufferView device{};
+  ValueType device_type = ValueType::u32;
   Count(uint64_t host_n) : n(host_n) {}  // NOLINT: implicit, so a plain count reads naturally
-  static Count on_device(BufferView u32_count, uint64_t max) {
+  static Count on_device(BufferView count, uint64_t max, ValueType type = ValueType::u32) {
     Count c(max);
-    c.device = u32_count;
+    c.device = count;
+    c.device_type = type;
     return c;
   }
   bool is_device() const { return device.address != 0; }

@@ -37,6 +37,12 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uin
 // whole array is reached through ELEM_ADDR, which forms its address in 64 bits.
 #define ELEM_ADDR(addr, i, size) ((addr) + uint64_t(i) * uint64_t(size))
 
+// An element count read from a GPU buffer (Count::on_device; engine/core/device_count.hpp):
+// `addr` is the buffer's address with bit 0 set for a u64 count, clear for a u32.
+uint64_t device_count(uint64_t addr) {
+  return (addr & 1ul) != 0ul ? U64Buf(addr & ~1ul).v[0] : uint64_t(U32Buf(addr).v[0]);
+}
+
 // UNIFORM(x): a value every invocation of the workgroup holds (read from shared memory after a
 // barrier), made visibly subgroup-uniform in subgroup builds so that compilers keep subgroups
 // converged across the loops and branches that depend on it.

@@ -78,6 +78,13 @@ Buffer poisoned(Runtime& rt, uint64_t bytes) {
   return b;
 }
 
+Buffer device_count(Runtime& rt, uint64_t n, ValueType type) {
+  std::vector<uint32_t> words(4, 0xDEADBEEFu);
+  words[0] = uint32_t(n);
+  if (type == ValueType::u64) words[1] = uint32_t(n >> 32);
+  return rt.upload(words).value();
+}
+
 void poison(Runtime& rt, const Buffer& b, uint64_t bytes) {
   if (bytes < 4) return;
   auto fill = Fill::create(rt.context()).value();

@@ -43,6 +43,10 @@ void poison(Runtime& rt, const Buffer& b, uint64_t bytes);
 // lavapipe, whose buffers stop at 4 GiB, always) and returns false.
 bool can_hold(Runtime& rt, uint64_t bytes, uint32_t count = 1);
 
+// A count on the GPU (Count::on_device) holding n as a u32 or a u64 (`type`), in a buffer whose
+// other words are poison: a pass that read the wrong width or the wrong word would see them.
+Buffer device_count(Runtime& rt, uint64_t n, ValueType type);
+
 // Deterministic pseudo-random words (a hash of the index): the same input on every run.
 uint32_t hash32(uint64_t i, uint32_t seed = 0);
 

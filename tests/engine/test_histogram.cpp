@@ -112,10 +112,13 @@ TEST_CASE("histogram sizes, GPU-side counts and refused arguments", "[histogram]
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4095), uint64_t(4097), max}) {
     INFO("n=" << n);
     run(rt, h, samples, n, cpu_hist_u32(std::vector<uint32_t>(x.begin(), x.begin() + n), 16, 0, 16));
-    auto cnt = rt.upload(std::vector<uint32_t>{uint32_t(n)}).value();
-    Buffer out = test::poisoned(rt, 64);
-    rt.submit([&](VkCommandBuffer cmd) { return h.record(cmd, samples, out, Count::on_device(cnt, max)); }).value();
-    REQUIRE(rt.download<uint32_t>(out, 16).value() == cpu_hist_u32(std::vector<uint32_t>(x.begin(), x.begin() + n), 16, 0, 16));
+    for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+      INFO("count on the GPU as " << to_string(ct));
+      Buffer cnt = test::device_count(rt, n, ct);
+      Buffer out = test::poisoned(rt, 64);
+      rt.submit([&](VkCommandBuffer cmd) { return h.record(cmd, samples, out, Count::on_device(cnt, max, ct)); }).value();
+      REQUIRE(rt.download<uint32_t>(out, 16).value() == cpu_hist_u32(std::vector<uint32_t>(x.begin(), x.begin() + n), 16, 0, 16));
+    }
   }
   CHECK(Histogram::create_even(rt.context(), ValueType::u32, 0, 0, 10).error().code == Errc::invalid_argument);
   CHECK(Histogram::create_even(rt.context(), ValueType::u32, 4, 10, 10).error().code == Errc::invalid_argument);
@@ -126,6 +129,13 @@ TEST_CASE("histogram sizes, GPU-side counts and refused arguments", "[histogram]
   auto bad = rt.submit([&](VkCommandBuffer cmd) { return h.record(cmd, samples, small, 10); });
   REQUIRE(!bad);
   CHECK(bad.error().code == Errc::invalid_argument);
+  // A u64 count on the GPU whose max passes 2^32 - 1, refused before the samples are checked.
+  Buffer cnt = test::device_count(rt, 5, ValueType::u64);
+  auto wide = rt.submit([&](VkCommandBuffer cmd) {
+    return h.record(cmd, samples, small, Count::on_device(cnt, uint64_t(1) << 32, ValueType::u64));
+  });
+  REQUIRE(!wide);
+  CHECK(wide.error().code == Errc::limit_exceeded);
 }
 
 TEST_CASE("histogram in several dispatches (how counts past 2^32 run)", "[histogram]") {

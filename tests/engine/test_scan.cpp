@@ -333,14 +333,15 @@ TEST_CASE("scan with the count read from a GPU buffer", "[scan][indirect]") {
     o.strategy = st;
     auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
     const uint64_t max_n = 100000;
-    for (uint32_t n : {0u, 1u, 4097u, 99999u, 100000u}) {
+    for (uint32_t n : {0u, 1u, 4097u, 99999u, 100000u}) for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+      INFO(n << " elements, count as " << to_string(ct));
       auto x = test::random_values<uint32_t>(max_n, 9);
       auto in = rt.upload(x).value();
-      auto count = rt.upload(std::vector<uint32_t>{n}).value();
+      Buffer count = test::device_count(rt, n, ct);
       Buffer out = test::poisoned(rt, max_n * 4);
       auto temp = rt.alloc(scan.temp_bytes(max_n)).value();
       rt.submit([&](VkCommandBuffer cmd) {
-          return scan.exclusive(cmd, in, out, Count::on_device(count, max_n), temp);
+          return scan.exclusive(cmd, in, out, Count::on_device(count, max_n, ct), temp);
         }).value();
       auto got = rt.download<uint32_t>(out, max_n).value();
       std::vector<uint32_t> ref(n);
@@ -348,6 +349,65 @@ TEST_CASE("scan with the count read from a GPU buffer", "[scan][indirect]") {
       for (uint64_t i = 0; i < max_n; ++i) REQUIRE(got[i] == (i < n ? ref[i] : 0xDEADBEEFu));
     }
   }
+}
+
+TEST_CASE("a count on the GPU is a u32 or a u64 in a buffer that holds it", "[scan][indirect][errors]") {
+  // Refused before anything is recorded, as invalid_argument: another type, a buffer too short
+  // or misaligned for the type, a u32 count whose max passes 2^32 - 1.
+  auto& rt = test::gpu();
+  auto scan = Scan::create(rt.context(), ValueType::u32).value();
+  auto reduce = Reduce::create(rt.context(), ValueType::u32).value();
+  Buffer in = test::poisoned(rt, 4096), out = test::poisoned(rt, 4096), cnt = test::poisoned(rt, 64);
+  auto temp = rt.alloc(scan.temp_bytes(1000)).value();
+  const auto refused = [&](const Count& c, const char* why) {
+    INFO(why);
+    for (int what = 0; what < 2; ++what) {
+      auto st = rt.submit([&](VkCommandBuffer cmd) {
+        return what == 0 ? scan.exclusive(cmd, in, out, c, temp) : reduce.record(cmd, in, out, c, temp);
+      });
+      REQUIRE(!st);
+      CHECK(st.error().code == Errc::invalid_argument);
+      CHECK_THAT(st.error().message, Catch::Contains(why));
+    }
+  };
+  refused(Count::on_device(cnt, 1000, ValueType::f32), "a u32 or a u64, not a f32");
+  refused(Count::on_device(cnt.view().sub(4, 8), 1000, ValueType::u64), "must hold an aligned u64");
+  refused(Count::on_device(cnt.view().sub(0, 4), 1000, ValueType::u64), "must hold an aligned u64");
+  refused(Count::on_device(cnt.view().sub(2, 4), 1000, ValueType::u32), "must hold an aligned u32");
+  refused(Count::on_device(cnt, uint64_t(1) << 32, ValueType::u32), "a u32 count on the GPU needs max < 2^32");
+}
+
+// Past 2^32 elements with the count on the GPU as a u64 (2^32 + 1003 of 2^32 + 4099 u32 ones,
+// 16 GiB each way): a count read as 32 bits would stop after 1003 elements.
+TEST_CASE("scan and reduce of more than 2^32 elements, the count a u64 on the GPU", "[scan][reduce][indirect][large]") {
+  auto& rt = test::gpu();
+  const uint64_t n = (uint64_t(1) << 32) + 1003, max = (uint64_t(1) << 32) + 4099;
+  if (!test::can_hold(rt, max * 4, 2)) return;
+  auto fill = Fill::create(rt.context()).value();
+  Buffer in = rt.alloc(max * 4).value();
+  const uint64_t seven = (uint64_t(1) << 32) + 1000;  // the largest element, inside the count
+  rt.submit([&](VkCommandBuffer cmd) -> Status {
+      VKPRIM_TRY(fill.record(cmd, in.view(), 1u));
+      full_barrier(rt.context(), cmd);
+      return fill.record(cmd, in.view().sub(seven * 4, 4), 7u);
+    }).value();
+  Buffer out = test::poisoned(rt, max * 4);
+  Buffer cnt = test::device_count(rt, n, ValueType::u64);
+  const Count count = Count::on_device(cnt, max, ValueType::u64);
+  auto scan = Scan::create(rt.context(), ValueType::u32).value();
+  auto temp = rt.alloc(scan.temp_bytes(max)).value();
+  rt.submit([&](VkCommandBuffer cmd) { return scan.inclusive(cmd, in, out, count, temp); }).value();
+  const auto at = [&](uint64_t i) { return rt.download<uint32_t>(out.view().sub(i * 4, 4), 1).value()[0]; };
+  for (const uint64_t i : {uint64_t(0), uint64_t(1) << 31, (uint64_t(1) << 32) - 2, seven - 1})
+    CHECK(at(i) == uint32_t(i + 1));  // u32 sums wrap modulo 2^32
+  for (const uint64_t i : {seven, n - 1}) CHECK(at(i) == uint32_t(i + 7));
+  for (const uint64_t i : {n, max - 1}) CHECK(at(i) == 0xDEADBEEFu);  // past the count
+
+  auto reduce = Reduce::create(rt.context(), ValueType::u32, ScanOp::max).value();
+  Buffer top = test::poisoned(rt, 4);
+  auto rtemp = rt.alloc(reduce.temp_bytes(max)).value();
+  rt.submit([&](VkCommandBuffer cmd) { return reduce.record(cmd, in, top, count, rtemp); }).value();
+  CHECK(rt.download<uint32_t>(top, 1).value()[0] == 7u);
 }
 
 TEST_CASE("scan beyond maxStorageBufferRange", "[scan][large]") {
@@ -427,11 +487,12 @@ TEST_CASE("reduce with the count read from a GPU buffer", "[reduce][indirect]") 
   const uint64_t max_n = 50000;
   auto x = test::random_values<uint64_t>(max_n, 2);
   auto in = rt.upload(x).value();
-  for (uint32_t n : {0u, 7u, 50000u}) {
-    auto count = rt.upload(std::vector<uint32_t>{n}).value();
+  for (uint32_t n : {0u, 7u, 50000u}) for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+    INFO(n << " elements, count as " << to_string(ct));
+    Buffer count = test::device_count(rt, n, ct);
     Buffer out = test::poisoned(rt, 8);
     auto temp = rt.alloc(reduce.temp_bytes(max_n)).value();
-    rt.submit([&](VkCommandBuffer cmd) { return reduce.record(cmd, in, out, Count::on_device(count, max_n), temp); }).value();
+    rt.submit([&](VkCommandBuffer cmd) { return reduce.record(cmd, in, out, Count::on_device(count, max_n, ct), temp); }).value();
     uint64_t ref = 0;
     for (uint32_t i = 0; i < n; ++i) ref += x[i];
     CHECK(rt.download<uint64_t>(out, 1).value()[0] == ref);

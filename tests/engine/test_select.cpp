@@ -327,12 +327,18 @@ TEST_CASE("select with the count read from the GPU", "[select][device-count]") {
   auto x = test::random_values<uint32_t>(max, 8);
   auto in = rt.upload(x).value();
   auto temp = rt.alloc(sel.temp_bytes(max)).value();
-  for (uint32_t n : {0u, 1u, uint32_t(kTile) + 3, uint32_t(max)}) {
-    INFO("n=" << n);
-    auto cnt = rt.upload(std::vector<uint32_t>{n}).value();
+  // Unique by key (its segmented sum of the values takes the same count): runs of 3 keys.
+  auto ubk = UniqueByKey::create(rt.context(), ValueType::u32, ValueType::u32).value();
+  std::vector<uint32_t> keys(max);
+  for (uint64_t i = 0; i < max; ++i) keys[i] = uint32_t(i / 3);
+  auto kin = rt.upload(keys).value(), vin = rt.upload(x).value();
+  auto ubk_temp = rt.alloc(ubk.temp_bytes(max)).value();
+  for (uint32_t n : {0u, 1u, uint32_t(kTile) + 3, uint32_t(max)}) for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+    INFO("n=" << n << ", count as " << to_string(ct));
+    Buffer cnt = test::device_count(rt, n, ct);
     Buffer out = test::poisoned(rt, max * 4), count = test::poisoned(rt, 4);
     rt.submit([&](VkCommandBuffer cmd) {
-        return sel.predicated(cmd, in, Predicate::mask_equal(1u, 0u), out, count, Count::on_device(cnt, max), temp);
+        return sel.predicated(cmd, in, Predicate::mask_equal(1u, 0u), out, count, Count::on_device(cnt, max, ct), temp);
       }).value();
     std::vector<uint32_t> want;
     std::copy_if(x.begin(), x.begin() + n, std::back_inserter(want), [](uint32_t v) { return (v & 1u) == 0; });
@@ -340,6 +346,22 @@ TEST_CASE("select with the count read from the GPU", "[select][device-count]") {
     auto got = rt.download<uint32_t>(out, max).value();
     for (size_t i = 0; i < want.size(); ++i) REQUIRE(got[i] == want[i]);
     for (size_t i = want.size(); i < max; ++i) REQUIRE(got[i] == 0xDEADBEEFu);
+
+    Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
+    test::poison(rt, count, 4);
+    rt.submit([&](VkCommandBuffer cmd) {
+        return ubk.record(cmd, kin, vin, kout, vout, count, Count::on_device(cnt, max, ct), ubk_temp);
+      }).value();
+    const uint64_t runs = (n + 2) / 3;
+    REQUIRE(read_count(rt, count, false) == runs);
+    auto gk = rt.download<uint32_t>(kout, max).value(), gv = rt.download<uint32_t>(vout, max).value();
+    for (uint64_t r = 0; r < runs; ++r) {
+      uint32_t sum = 0;
+      for (uint64_t i = 3 * r; i < std::min<uint64_t>(3 * r + 3, n); ++i) sum += x[i];
+      REQUIRE(gk[r] == uint32_t(r));
+      REQUIRE(gv[r] == sum);
+    }
+    for (uint64_t r = runs; r < max; ++r) REQUIRE(gk[r] == 0xDEADBEEFu);
   }
 }
 
@@ -508,13 +530,16 @@ TEST_CASE("compaction counts past 2^32 need a u64 count_out", "[select][errors]"
   REQUIRE(!st);
   CHECK(st.error().code == Errc::invalid_argument);
   CHECK_THAT(st.error().message, Catch::Contains("counts holds 64 bytes"));
-  // A count on the GPU is a u32.
+  // A count on the GPU covers at most 2^32 - 1 elements here, whether a u32 or a u64.
   auto sel = Select::create(rt.context(), ValueType::u32).value();
-  st = rt.submit([&](VkCommandBuffer cmd) {
-    return sel.predicated(cmd, small, pred, small, small, Count::on_device(small, n), small);
-  });
-  REQUIRE(!st);
-  CHECK(st.error().code == Errc::limit_exceeded);
+  for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+    st = rt.submit([&](VkCommandBuffer cmd) {
+      return sel.predicated(cmd, small, pred, small, small, Count::on_device(small, n, ct), small);
+    });
+    REQUIRE(!st);
+    CHECK(st.error().code == Errc::limit_exceeded);
+    CHECK_THAT(st.error().message, Catch::Contains("a count on the GPU covers at most 4294967295"));
+  }
 }
 
 // Past 2^32 elements (2^32 + 4099 u32, runs of 3 equal elements): a predicate keeps the even

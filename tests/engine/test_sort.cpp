@@ -570,12 +570,12 @@ TEST_CASE("radix sort with the count in a GPU buffer", "[sort][device-count]") {
     auto kin = rt.upload(keys).value();
     auto vin = rt.upload(idx).value();
     auto temp = rt.alloc(sort.temp_bytes(max)).value();
-    for (uint32_t n : {0u, 1u, uint32_t(kTile) + 1, uint32_t(max)}) {
-      INFO("n=" << n << " of max " << max);
-      auto count = rt.upload(std::vector<uint32_t>{n}).value();
+    for (uint32_t n : {0u, 1u, uint32_t(kTile) + 1, uint32_t(max)}) for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+      INFO("n=" << n << " of max " << max << ", count as " << to_string(ct));
+      Buffer count = test::device_count(rt, n, ct);
       Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
       rt.submit([&](VkCommandBuffer cmd) {
-          return sort.sort_pairs(cmd, kin, vin, kout, vout, Count::on_device(count, max), temp);
+          return sort.sort_pairs(cmd, kin, vin, kout, vout, Count::on_device(count, max, ct), temp);
         }).value();
       auto gk = rt.download<int32_t>(kout, max).value();
       auto gv = rt.download<uint32_t>(vout, max).value();
@@ -639,6 +639,14 @@ TEST_CASE("radix sort uses reserved storage and refuses broken contracts", "[sor
   CHECK_THAT(past.error().message, Catch::Contains(big ? "keys_in holds" : "buffers stop at"));
   // 2^36 keys: more than a digit pass's u32 counts per stripe hold, on any device.
   CHECK(run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out, uint64_t(1) << 36); }).error().code == Errc::limit_exceeded);
+  // A u64 count on the GPU whose max passes 2^32 - 1 (refused before the views are checked).
+  Buffer cnt = test::device_count(rt, 5, ValueType::u64);
+  auto wide = run([&](VkCommandBuffer cmd) {
+    return sort.sort_keys(cmd, in, out, Count::on_device(cnt, uint64_t(1) << 32, ValueType::u64));
+  });
+  REQUIRE(!wide);
+  CHECK(wide.error().code == Errc::limit_exceeded);
+  CHECK_THAT(wide.error().message, Catch::Contains("a count on the GPU covers at most 4294967295"));
   SortOptions bad;
   bad.value_bytes = 2;
   CHECK(RadixSort::create(rt.context(), ValueType::u32, bad).error().code == Errc::invalid_argument);
