@@ -40,8 +40,8 @@ class Histogram {
   bool privatized() const;
 
   // hist[0, bins) = the u32 counts of samples[0, n) (overwritten, not accumulated). Samples must
-  // be 4-byte aligned; a count on the GPU (Count::on_device, a u32 or a u64) has a max below
-  // 2^32 (Errc::limit_exceeded otherwise).
+  // be 4-byte aligned; a count on the GPU (Count::on_device) stays below 2^32: a u32 by its
+  // type, a u64 by its max (Errc::limit_exceeded otherwise).
   Status record(VkCommandBuffer cmd, BufferView samples, BufferView hist, Count n) const;
 
   Histogram(Histogram&&) noexcept;
