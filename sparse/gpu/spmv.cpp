@@ -593,11 +593,10 @@ struct SpmvPlan {
   // Products over column blocks (Spmv::record's block form; checked by the caller), the first
   // applying beta and the others adding to y, a barrier between them. Where every block runs
   // the split kernel or a kernel without temporary storage, and the temporary storage holds
-  // every split block's lists, one fill zeroes all their counts, and each block's list pass
-  // runs ahead of its product: block 0's first, each later block's alongside the products
-  // before it, so that no block after the first waits for its lists (H200, powerlaw f64 over 2
-  // blocks: docs/benchmarks.md, session 29). Otherwise block by block, each as a single
-  // product. The same results either way.
+  // every split block's lists, the lists are made first, all at once: one fill of all their
+  // counts and the list passes side by side, so that each block's product starts at once
+  // (H200, powerlaw f64 over 2 blocks: docs/benchmarks.md, session 29). Otherwise block by
+  // block, each as a single product. The same results either way.
   Status record_blocks(VkCommandBuffer cmd, std::span<const CsrView> blocks, BufferView x,
                        BufferView y, double alpha, double beta,
                        std::span<const SpmvAnalysis> analyses, BufferView temp_in) const {
@@ -644,24 +643,19 @@ struct SpmvPlan {
     VKPRIM_TRY(fill->record(cmd, room.sub(0, 8 * listed), 0, 4));
     compute_to_compute_barrier(*ctx, cmd);
     std::vector<uint64_t> counts(n, 0);
-    for (size_t i = 0, c = 0; i < n; ++i)
-      if (jobs[i].listed()) counts[i] = room.address + 8 * c++;
-    const auto list = [&](size_t i) {
-      if (i < n && jobs[i].listed())
-        record_split_list(cmd, blocks[i], jobs[i], room.address + counts_bytes + at[i], counts[i]);
-    };
-    // Block i's list pass runs alongside block i - 1's products (it reads only the row pointer
-    // and writes only its own lists), so only block 0's waits for nothing else.
-    list(0);
+    for (size_t i = 0, c = 0; i < n; ++i) {
+      if (!jobs[i].listed()) continue;
+      counts[i] = room.address + 8 * c++;
+      record_split_list(cmd, blocks[i], jobs[i], room.address + counts_bytes + at[i], counts[i]);
+    }
     for (size_t i = 0; i < n; ++i) {
-      compute_to_compute_barrier(*ctx, cmd);  // block i's lists, y of block i - 1
+      compute_to_compute_barrier(*ctx, cmd);  // the lists (i = 0), y of block i - 1
       const double b = i == 0 ? beta : 1.0;
       if (jobs[i].listed())
         VKPRIM_TRY(record_split_sums(cmd, blocks[i], x, y, alpha, b, lanes[i], jobs[i],
                                      room.address + counts_bytes + at[i], counts[i]));
       else
         VKPRIM_TRY(record(cmd, blocks[i], x, y, alpha, b, temp_in, &analyses[i]));
-      list(i + 1);
     }
     return {};
   }

@@ -234,9 +234,9 @@ class Spmv {
   // one record() per block, the first with beta, the others adding to y, with a barrier between
   // them. Temporary storage for the block with the most nonzeros (temp_bytes(rows, that nnz)).
   // Where every block runs the split kernel or a kernel without temporary storage and the
-  // storage also holds every split block's long-row lists, each block's lists are made while
-  // the blocks before it run (fewer dispatches and barriers); otherwise block by block. The
-  // same results either way. Invalid arguments, too little temporary storage included, are reported before
+  // storage also holds every split block's long-row lists, those lists are made first, all at
+  // once (fewer dispatches and barriers); otherwise block by block. The same results either
+  // way. Invalid arguments, too little temporary storage included, are reported before
   // anything is recorded.
   Status record(VkCommandBuffer cmd, std::span<const CsrView> blocks, BufferView x, BufferView y,
                 double alpha, double beta, std::span<const SpmvAnalysis> analyses,
