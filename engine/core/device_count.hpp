@@ -16,11 +16,11 @@ inline uint64_t count_address(const Count& c) {
   return c.device.address | (c.device_type == ValueType::u64 ? 1u : 0u);
 }
 
-// invalid_argument unless a count on the GPU is a u32 or a u64 that its buffer holds at its
-// natural alignment. Its max may pass most_u32 (u32) or most_u64 (u64) elements nowhere: the
-// passes' limits for what they read as 32 bits (a u32's value stays below 2^32 whatever its
-// max, so most_u32 is where a dispatch takes max as 32 bits); past them invalid_argument where
-// the other type would do, limit_exceeded otherwise. Nothing to check for a host count.
+// Checks a count on the GPU (nothing for a host count): invalid_argument unless it is a u32 or
+// a u64 that its buffer holds at its natural alignment. Its max must not pass the caller's
+// limit for its type, most_u32 or most_u64 (where a pass would take the max, or read the
+// count, as 32 bits; a u32's value is below 2^32 whatever its max): past the limit,
+// invalid_argument where a u64 count would be taken, limit_exceeded otherwise.
 inline Status check_device_count(const Count& c, const std::string& what, uint64_t most_u32,
                                  uint64_t most_u64) {
   if (!c.is_device()) return {};
