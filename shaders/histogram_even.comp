@@ -19,6 +19,8 @@ layout(push_constant) uniform Push {
   uint64_t samples_addr;
   uint64_t hist_addr;   // bins u32, zeroed
   uint64_t count_addr;  // nonzero: the sample count is read there (device_count)
+  uint64_t count_first; // with count_addr: this dispatch's first sample (its count: the one
+                        // read there less count_first, at most n)
   uint n;
   uint bins;
   uint lower;           // bit patterns of the sample type
@@ -66,7 +68,11 @@ void count_sample(uint bits) {
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
-  const uint n = pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n;
+  uint n = pc.n;
+  if (pc.count_addr != 0ul) {
+    const uint64_t c = device_count(pc.count_addr);
+    n = c > pc.count_first ? uint(min(c - pc.count_first, uint64_t(pc.n))) : 0u;
+  }
 #if defined(HIST_SHARED)
   for (uint i = lid; i < pc.bins; i += WG_SIZE) s_hist[i] = 0u;
   barrier();

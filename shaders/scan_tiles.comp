@@ -123,7 +123,10 @@ void main() {
   const uint valid = uint(min(g_n - first, uint64_t(TILE_ITEMS)));
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
 #if defined(SUBGROUP)
-  // Scan each row of vectors across the subgroup, then the subgroup totals.
+  // Scan each row of vectors across the subgroup, then the subgroup totals. Kept inline: the
+  // same code moved into a helper function taking the arrays compiled to 80 registers a thread
+  // instead of 64 on an H200 (three workgroups an SM instead of four): u32 0.686 against 0.613
+  // ms at 2^28 (docs/benchmarks.md, session 30).
   Agg items[ITEMS];
   sg_tile_load(first, valid, aligned, items);
   Agg lane_before[VPI];  // this subgroup's elements before vector j of this lane

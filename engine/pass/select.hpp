@@ -40,10 +40,10 @@ struct SelectTotalPush {
 static_assert(offsetof(SelectTotalPush, n) == 40 && offsetof(SelectTotalPush, total_u64) == 52);
 
 struct HistogramPush {
-  uint64_t samples, hist, count;
+  uint64_t samples, hist, count, count_first;
   uint32_t n, bins, lower, upper, scale;
 };
-static_assert(offsetof(HistogramPush, n) == 24 && offsetof(HistogramPush, scale) == 40);
+static_assert(offsetof(HistogramPush, n) == 32 && offsetof(HistogramPush, scale) == 48);
 
 // common/select.glsl modes; select_scatter option bits.
 inline constexpr uint32_t kSelectFlagged = 0u;
@@ -59,6 +59,6 @@ inline constexpr uint32_t kSelectUpsweepPushBytes = 80;
 inline constexpr uint32_t kSelectScatterPushBytes = 104;
 inline constexpr uint32_t kSelectTilesPushBytes = 96;
 inline constexpr uint32_t kSelectTotalPushBytes = 56;
-inline constexpr uint32_t kHistogramPushBytes = 44;
+inline constexpr uint32_t kHistogramPushBytes = 52;
 
 }  // namespace vkprim::detail

@@ -88,7 +88,7 @@ bool Histogram::privatized() const { return plan_->shared; }
 Status Histogram::record(VkCommandBuffer cmd, BufferView samples, BufferView hist, Count count) const {
   const auto& p = *plan_;
   const uint64_t n = count.n;
-  VKPRIM_TRY(detail::check_device_count(count, "Histogram", ~uint64_t(0), 0xFFFFFFFFull));
+  VKPRIM_TRY(detail::check_device_count(count, "Histogram", ~uint64_t(0), ~uint64_t(0)));
   if (samples.size < n * 4 || (n && (!samples.address || samples.address % 4)))
     return make_error(Errc::invalid_argument, "Histogram: samples must hold n 4-byte aligned values (" +
                                                   std::to_string(n * 4) + " bytes)");
@@ -100,16 +100,13 @@ Status Histogram::record(VkCommandBuffer cmd, BufferView samples, BufferView his
   VKPRIM_TRY(p.fill->record(cmd, hist.sub(0, uint64_t(p.bins) * 4), uint32_t(0)));
   detail::compute_to_compute_barrier(*p.ctx, cmd);
   if (!count.is_device() && n == 0) return {};
-  // Host counts in dispatches of at most max_items_per_dispatch samples (the shader's indices
-  // are 32-bit), each adding to hist after the one before; a count on the GPU (below 2^32,
-  // whatever its max) in one.
-  const uint64_t items = count.is_device() ? std::min<uint64_t>(n, 0xFFFFFFFFull) : n;
-  const uint64_t chunk =
-      count.is_device() ? std::max<uint64_t>(items, 1) : p.ctx->max_items_per_dispatch;
-  return detail::for_each_chunk(items, chunk, [&](uint64_t first, uint64_t m, uint64_t i) {
+  // Dispatches of at most max_items_per_dispatch samples (the shader's indices are 32-bit),
+  // each adding to hist after the one before; with a count on the GPU, each takes its part of
+  // it (the count less its first sample, at most its length: none past the count).
+  return detail::for_each_chunk(n, p.ctx->max_items_per_dispatch, [&](uint64_t first, uint64_t m, uint64_t i) {
     if (i) detail::compute_to_compute_barrier(*p.ctx, cmd);
     detail::HistogramPush push{samples.address + first * 4, hist.address,
-                               detail::count_address(count), uint32_t(m),
+                               detail::count_address(count), first, uint32_t(m),
                                p.bins, p.lower, p.upper, p.scale};
     p.pass.dispatch(cmd, &push, std::min(detail::grid_groups(*p.ctx, m, p.pass.tile_items()),
                                          detail::tuning::kHistogramGroups));

@@ -40,8 +40,8 @@ class Histogram {
   bool privatized() const;
 
   // hist[0, bins) = the u32 counts of samples[0, n) (overwritten, not accumulated). Samples must
-  // be 4-byte aligned; a count on the GPU (Count::on_device) stays below 2^32: a u32 by its
-  // type, a u64 by its max (Errc::limit_exceeded otherwise).
+  // be 4-byte aligned; a count on the GPU (Count::on_device) is a u32, or a u64 past 2^32 - 1
+  // samples (each dispatch takes its part of it; a count above max counts max samples).
   Status record(VkCommandBuffer cmd, BufferView samples, BufferView hist, Count n) const;
 
   Histogram(Histogram&&) noexcept;
