@@ -55,8 +55,11 @@ void main() {
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (tile >= pc.tiles) return;
 #if defined(RADIX_WIDE)
-  const uint64_t n = pc.count_addr != 0ul ? uint64_t(UNIFORM(uint(device_count(pc.count_addr))))
-                                          : (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n);
+  uint64_t n = (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n);
+  if (pc.count_addr != 0ul) {  // all 64 bits (a u64 count past 2^32 - 1), uniform by halves
+    const uint64_t c = device_count(pc.count_addr);
+    n = (uint64_t(UNIFORM(uint(c >> 32))) << 32) | uint64_t(UNIFORM(uint(c)));
+  }
 #else
   const uint n = UNIFORM(pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n);
 #endif

@@ -28,6 +28,8 @@ layout(push_constant) uniform Push {
   uint64_t hist_addr;     // passes * 256 u32, zeroed (full build only)
   uint64_t varying_addr;  // 2 * KEY_WORDS u32, zeroed
   uint64_t count_addr;    // nonzero: the key count is read there (device_count), not n
+  uint64_t count_first;   // with count_addr: this dispatch's first key (its count: the one read
+                          // there less count_first, at most n)
   uint n;
   uint begin_bit;
   uint end_bit;
@@ -36,7 +38,11 @@ layout(push_constant) uniform Push {
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
-  const uint n = pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n;
+  uint n = pc.n;
+  if (pc.count_addr != 0ul) {
+    const uint64_t c = device_count(pc.count_addr);
+    n = c > pc.count_first ? uint(min(c - pc.count_first, uint64_t(pc.n))) : 0u;
+  }
 #if defined(VARYING_ONLY)
   const uint width = pc.end_bit - pc.begin_bit;  // >= 1: the plan dispatches no pass otherwise
   const Key window = (width >= 32u * KEY_WORDS ? ~Key(0) : (Key(1) << width) - Key(1)) << pc.begin_bit;

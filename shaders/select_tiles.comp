@@ -44,6 +44,8 @@ layout(push_constant) uniform Push {
   uint stall_period;     // testing: tiles with id % period == period - 1 never publish (0: off)
   uint64_t base_addr;    // nonzero: the u64 there is the number selected before this chunk
                          // (an earlier dispatch's total): outputs and the total start after it
+  uint64_t count_first;  // with count_addr: this dispatch's first element (its count: the one
+                         // read there less count_first, at most n)
 } pc;
 
 #if defined(SUBGROUP)
@@ -78,7 +80,11 @@ shared uint s_run_offset[WG_SIZE]; // selected elements of the tile before run i
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  g_n = pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n;
+  g_n = pc.n;
+  if (pc.count_addr != 0ul) {
+    const uint64_t c = device_count(pc.count_addr);
+    g_n = c > pc.count_first ? uint(min(c - pc.count_first, uint64_t(pc.n))) : 0u;
+  }
   g_select_continued = (pc.opts & 16u) != 0u;
   const uint tiles = uint((uint64_t(g_n) + TILE - 1u) / TILE);
 

@@ -28,10 +28,12 @@ struct SelectTilesPush {
   uint32_t n, mode, op, opts;
   uint64_t a, b;
   uint32_t spin_limit, stall_period;
-  uint64_t base;  // nonzero: address of the u64 number selected by the chunks before
+  uint64_t base;         // nonzero: address of the u64 number selected by the chunks before
+  uint64_t count_first;  // a count on the GPU: this chunk's first element
 };
 static_assert(offsetof(SelectTilesPush, n) == 48 && offsetof(SelectTilesPush, a) == 64 &&
-              offsetof(SelectTilesPush, stall_period) == 84 && offsetof(SelectTilesPush, base) == 88);
+              offsetof(SelectTilesPush, stall_period) == 84 && offsetof(SelectTilesPush, base) == 88 &&
+              offsetof(SelectTilesPush, count_first) == 96);
 
 struct SelectTotalPush {
   uint64_t counts, offsets, total, scratch, count, n;
@@ -57,7 +59,7 @@ inline constexpr uint32_t kSelectContinued = 16u;  // select_tiles: a chunk afte
 
 inline constexpr uint32_t kSelectUpsweepPushBytes = 80;
 inline constexpr uint32_t kSelectScatterPushBytes = 104;
-inline constexpr uint32_t kSelectTilesPushBytes = 96;
+inline constexpr uint32_t kSelectTilesPushBytes = 104;
 inline constexpr uint32_t kSelectTotalPushBytes = 56;
 inline constexpr uint32_t kHistogramPushBytes = 52;
 

@@ -11,10 +11,10 @@ namespace vkprim::detail {
 
 // Both builds of radix_histogram.comp: radix_histogram_k* and radix_varying_k* (hist unused).
 struct RadixHistogramPush {
-  uint64_t keys, hist, varying, count;
+  uint64_t keys, hist, varying, count, count_first;
   uint32_t n, begin_bit, end_bit, passes;
 };
-static_assert(offsetof(RadixHistogramPush, n) == 32 && offsetof(RadixHistogramPush, passes) == 44);
+static_assert(offsetof(RadixHistogramPush, n) == 40 && offsetof(RadixHistogramPush, passes) == 52);
 
 // n_hi: bits 32-63 of the key count (read by the *_wide builds, sorts of 2^32 keys and more).
 struct RadixUpsweepPush {
@@ -89,7 +89,7 @@ struct SortInternals {
                                    uint32_t begin_bit, uint32_t end_bit);
 };
 
-inline constexpr uint32_t kRadixHistogramPushBytes = 48;
+inline constexpr uint32_t kRadixHistogramPushBytes = 56;
 inline constexpr uint32_t kRadixUpsweepPushBytes = 72;
 inline constexpr uint32_t kRadixOffsetsPushBytes = 36;
 inline constexpr uint32_t kRadixDownsweepPushBytes = 92;

@@ -81,16 +81,16 @@ struct SelectPlan {
     return {};
   }
 
-  // `chunked`: the single pass, which runs host counts in chunks of max_items_per_dispatch (the
-  // other passes take 64-bit counts in one dispatch). `wide_total`: past 2^32 - 1 elements the
-  // number selected needs count_u64 (the allocator's total is documented to wrap instead).
+  // `chunked`: the single pass, which runs in chunks of max_items_per_dispatch (the other passes
+  // take 64-bit counts in one dispatch). `wide_total`: past 2^32 - 1 elements the number
+  // selected needs count_u64 (the allocator's total is documented to wrap instead).
   Status check_count(const Count& c, bool chunked = false, bool wide_total = true) const {
-    VKPRIM_TRY(check_device_count(c, what, 0xFFFFFFFFull, 0xFFFFFFFFull));
+    VKPRIM_TRY(check_device_count(c, what, 0xFFFFFFFFull, ~uint64_t(0)));
     if (wide_total && c.n > 0xFFFFFFFFull && !count_u64)
       return make_error(Errc::limit_exceeded,
                         what + ": " + str(c.n) + " elements need SelectOptions::count_u64");
     const uint64_t per_dispatch =
-        chunked && !c.is_device() ? std::min(c.n, ctx->max_items_per_dispatch) : c.n;
+        chunked ? std::min(c.n, ctx->max_items_per_dispatch) : c.n;
     if (grid(tiles(per_dispatch)).second > ctx->caps.max_workgroup_count[1])
       return make_error(Errc::limit_exceeded, what + ": " + str(c.n) + " elements exceed the device's dispatch limits");
     return {};
@@ -158,10 +158,11 @@ struct SelectPlan {
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     // Even for n = 0 the passes run (one tile): count_out must receive 0.
     if (single_pass) {
-      // Host counts in chunks of at most max_items_per_dispatch elements (the shader's indices
-      // are 32-bit): chunk c writes the running total to slot c % 2 after the tile state (the
-      // last chunk to count_out), and chunk c + 1 starts its outputs after it.
-      const uint64_t chunk = count.is_device() ? std::max<uint64_t>(n, 1) : ctx->max_items_per_dispatch;
+      // Chunks of at most max_items_per_dispatch elements (the shader's indices are 32-bit):
+      // chunk c writes the running total to slot c % 2 after the tile state (the last chunk to
+      // count_out), and chunk c + 1 starts its outputs after it. With a count on the GPU each
+      // chunk takes its part of it (the count less its first element, at most its length).
+      const uint64_t chunk = ctx->max_items_per_dispatch;
       const uint64_t slots = temp->address + state_bytes(n);
       return for_each_chunk(n, chunk, [&](uint64_t first, uint64_t m, uint64_t c) -> Status {
         const bool last = first + m >= n;
@@ -175,7 +176,7 @@ struct SelectPlan {
         if (c) opts |= kSelectContinued;
         SelectTilesPush p{in_c, mode == kSelectFlagged ? flags_c : 0, out.address, temp->address,
                           last ? count_out.address : slots + (c % 2) * 8, count_addr, uint32_t(m), mode, op,
-                          opts, a, b, spin_limit, stall_period, c ? slots + ((c - 1) % 2) * 8 : 0};
+                          opts, a, b, spin_limit, stall_period, c ? slots + ((c - 1) % 2) * 8 : 0, first};
         const auto [cx, cy] = grid(tiles(m));
         single.dispatch(cmd, &p, cx, cy);
         return {};

@@ -209,9 +209,9 @@ struct SortPlan {
     if (pairs && value_bytes == 0)
       return make_error(Errc::invalid_argument,
                         "RadixSort: sort_pairs needs an object created with SortOptions::value_bytes 4 or 8");
-    // A u32 count's max may pass 2^32 - 1 (its value cannot); a u64 count is read as 32 bits by
-    // the upfront pass (one dispatch for a count on the GPU).
-    VKPRIM_TRY(check_device_count(count, "RadixSort", ~uint64_t(0), 0xFFFFFFFFull));
+    // A u32 count's max may pass 2^32 - 1 (its value cannot); a u64 count's too (the 64-bit
+    // offset passes read all of it, each upfront dispatch its part).
+    VKPRIM_TRY(check_device_count(count, "RadixSort", ~uint64_t(0), ~uint64_t(0)));
     if (wide(n) && !has_wide)
       return make_error(Errc::limit_exceeded, "RadixSort: " + str(n) + " keys: the device's buffers stop at " +
                                                   str(ctx->caps.max_buffer_size) + " bytes, below 2^32 keys");
@@ -273,13 +273,13 @@ struct SortPlan {
       compute_to_compute_barrier(*ctx, cmd);
       // reduce-then-scan reads the keys once for the varying bits alone; onesweep also counts
       // every pass's digits (shared-memory atomics per key and pass) for its global offsets.
-      // Host counts in dispatches of at most max_items_per_dispatch keys (32-bit indices), each
-      // adding to the same words (and histogram) after the one before.
+      // Dispatches of at most max_items_per_dispatch keys (32-bit indices), each adding to the
+      // same words (and histogram) after the one before; with a count on the GPU each takes its
+      // part of it (the count less its first key, at most its length).
       const Pipeline& pass = onesweep ? histogram : varying;
-      const uint64_t chunk = count.is_device() ? std::max<uint64_t>(n, 1) : ctx->max_items_per_dispatch;
-      VKPRIM_TRY(for_each_chunk(n, chunk, [&](uint64_t first, uint64_t m, uint64_t) {
+      VKPRIM_TRY(for_each_chunk(n, ctx->max_items_per_dispatch, [&](uint64_t first, uint64_t m, uint64_t) {
         RadixHistogramPush hp{keys_in.address + first * key_bytes, hist_addr, varying_addr, count_addr,
-                              uint32_t(m), begin_bit, end_bit, passes};
+                              first, uint32_t(m), begin_bit, end_bit, passes};
         pass.dispatch(cmd, &hp, upfront_groups(m));
         compute_to_compute_barrier(*ctx, cmd);
         return Status{};

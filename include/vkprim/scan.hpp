@@ -63,10 +63,8 @@ struct ScanOptions {
 // and the temporary storage) so work can be chained without a CPU round trip. A count on the
 // GPU is a u32, or a u64 (`type`: ValueType::u64, e.g. a compaction's count_u64 count_out);
 // its buffer must hold it at its natural alignment (invalid_argument otherwise, as for any
-// other type). Past 2^32 - 1 elements scans, reduces, segmented scans and histograms take a
-// u64 count (a u32's max must stay below 2^32 for scans); compaction and sort keep any count
-// on the GPU below 2^32 (a u64's max, and compaction's for either type: limit_exceeded;
-// docs/api.md).
+// other type). Past 2^32 - 1 elements every primitive takes a u64 count (a u32's max must stay
+// below 2^32 for scans and compaction: invalid_argument; docs/api.md).
 struct Count {
   uint64_t n = 0;
   BufferView device{};

@@ -19,7 +19,8 @@
 // unique-by-key and the allocator with 64-bit indices in one); from 2^32 elements on, the number
 // selected needs SelectOptions::count_u64 (Errc::limit_exceeded without it; the allocator's
 // total wraps as its offsets do). A count on the GPU (Count::on_device: a u32, or a u64 such as
-// a count_u64 count_out) needs a max below 2^32 (Errc::limit_exceeded otherwise).
+// a count_u64 count_out) works the same way; past 2^32 - 1 elements it is a u64 (a u32's max
+// there: Errc::invalid_argument), and select and unique's dispatches each take their part of it.
 //
 // Temporary storage: as for scan.hpp (temp_bytes(max_n) + a caller buffer, or reserve()).
 // Synchronization owed by the caller: as for elementwise.hpp (inputs, flags, the count buffer

@@ -57,8 +57,9 @@
 // 64-bit key counts, offsets and positions (the *_wide builds of its passes, created only where
 // the device's buffers can hold 2^32 keys: elsewhere Errc::limit_exceeded); a digit pass counts
 // at most 2^32 - 1 keys per stripe of its groups (n up to about 2^35, limit_exceeded beyond). A
-// count on the GPU (Count::on_device) stays below 2^32: a u32 by its type, a u64 by its max
-// (limit_exceeded otherwise). Outputs must not overlap inputs.
+// count on the GPU (Count::on_device, a u32 or a u64) is taken like a host count of its max:
+// past 2^32 - 1 keys a u64, which the 64-bit offset passes read whole and each dispatch of the
+// upfront pass in its part. Outputs must not overlap inputs.
 // Temporary storage: as for scan.hpp (temp_bytes + caller buffer, or reserve()); about
 // n * (key + value bytes), plus reduce-then-scan: up to n / 4 bytes (per tile of 3072 keys or
 // more, 128 u32 of 16-bit digit prefixes within its group of 8 tiles; per group, 256 u32 digit

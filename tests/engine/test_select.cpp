@@ -468,6 +468,33 @@ TEST_CASE("select and unique in several dispatches (how counts past 2^32 run)", 
         check_select(rt, x, want, u64, [&](VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count, uint64_t m) {
           return sel.flagged(cmd, in, fl, out, count, m, temp);
         });
+        // The count on the GPU, its max 2100 past it (chunks past the count select nothing):
+        // each chunk takes its part of it. Flags, then unique over runs of 7.
+        for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+          INFO("count on the GPU as " << to_string(ct));
+          const uint64_t max = n + 2100;
+          std::vector<uint32_t> runs(max), xl = x, fl_l = flags;
+          xl.resize(max, 7u);
+          fl_l.resize(max, 1u);
+          for (uint64_t i = 0; i < max; ++i) runs[i] = uint32_t(i / 7);
+          std::vector<uint32_t> want_runs(runs.begin(), runs.begin() + n);
+          want_runs.erase(std::unique(want_runs.begin(), want_runs.end()), want_runs.end());
+          auto in = rt.upload(xl).value(), fbuf = rt.upload(fl_l).value(), rin = rt.upload(runs).value();
+          Buffer cnt = test::device_count(rt, n, ct);
+          auto templ = rt.alloc(sel.temp_bytes(max)).value();
+          for (bool uniq : {false, true}) {
+            const auto& w = uniq ? want_runs : want;
+            Buffer out = test::poisoned(rt, (max + 8) * 4), count = test::poisoned(rt, 16);
+            rt.submit([&](VkCommandBuffer cmd) {
+                const Count c = Count::on_device(cnt, max, ct);
+                return uniq ? sel.unique(cmd, rin, out, count, c, templ) : sel.flagged(cmd, in, fbuf, out, count, c, templ);
+              }).value();
+            REQUIRE(read_count(rt, count, u64) == w.size());
+            auto got = rt.download<uint32_t>(out, w.size() + 8).value();
+            for (size_t i = 0; i < w.size(); ++i) REQUIRE(got[i] == w[i]);
+            for (size_t i = w.size(); i < w.size() + 8; ++i) REQUIRE(got[i] == 0xDEADBEEFu);
+          }
+        }
         want.clear();
         std::copy_if(x.begin(), x.end(), std::back_inserter(want), [](uint32_t v) { return (v & 3u) == 0; });
         check_select(rt, x, want, u64, [&](VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count, uint64_t m) {
@@ -530,15 +557,29 @@ TEST_CASE("compaction counts past 2^32 need a u64 count_out", "[select][errors]"
   REQUIRE(!st);
   CHECK(st.error().code == Errc::invalid_argument);
   CHECK_THAT(st.error().message, Catch::Contains("counts holds 64 bytes"));
-  // A count on the GPU covers at most 2^32 - 1 elements here, whether a u32 or a u64.
-  auto sel = Select::create(rt.context(), ValueType::u32).value();
-  for (ValueType ct : {ValueType::u32, ValueType::u64}) {
-    st = rt.submit([&](VkCommandBuffer cmd) {
-      return sel.predicated(cmd, small, pred, small, small, Count::on_device(small, n, ct), small);
-    });
-    REQUIRE(!st);
-    CHECK(st.error().code == Errc::limit_exceeded);
-    CHECK_THAT(st.error().message, Catch::Contains("a count on the GPU covers at most 4294967295"));
+  // A count on the GPU whose max passes 2^32 - 1 is a u64 (a u32's max: invalid_argument), and
+  // needs count_u64 like a host count.
+  for (bool u64 : {false, true}) {
+    SelectOptions o;
+    o.count_u64 = u64;
+    auto sel = Select::create(rt.context(), ValueType::u32, o).value();
+    for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+      INFO("count_u64=" << u64 << ", count on the GPU as " << to_string(ct));
+      st = rt.submit([&](VkCommandBuffer cmd) {
+        return sel.predicated(cmd, small, pred, small, small, Count::on_device(small, n, ct), small);
+      });
+      REQUIRE(!st);
+      if (ct == ValueType::u32) {
+        CHECK(st.error().code == Errc::invalid_argument);
+        CHECK_THAT(st.error().message, Catch::Contains("pass a u64 count"));
+      } else if (!u64) {
+        CHECK(st.error().code == Errc::limit_exceeded);
+        CHECK_THAT(st.error().message, Catch::Contains("need SelectOptions::count_u64"));
+      } else {
+        CHECK(st.error().code == Errc::invalid_argument);
+        CHECK_THAT(st.error().message, Catch::Contains("input holds 64 bytes"));
+      }
+    }
   }
 }
 
@@ -559,22 +600,28 @@ TEST_CASE("select, unique and partition of more than 2^32 elements", "[select][u
   Buffer count = test::poisoned(rt, 16);
   auto temp = rt.alloc(sel.temp_bytes(n)).value();
   const auto even = Predicate::mask_equal(1u, 0u);
+  // With the count on the host, then as a u64 on the GPU (max n, count n - 5: the chunks past
+  // 2^32 take their part of it).
+  Buffer on_gpu = test::device_count(rt, n - 5, ValueType::u64);
+  for (const bool gpu_count : {false, true})
   for (const char* call : {"select", "unique", "partition"}) {
-    INFO(call);
+    INFO(call << (gpu_count ? ", count on the GPU" : ""));
     const std::string c = call;
+    const uint64_t m = gpu_count ? n - 5 : n;
+    const Count cnt = gpu_count ? Count::on_device(on_gpu, n, ValueType::u64) : Count(n);
     test::poison(rt, out, n * 4 + 64);  // the previous call's output would pass the tail check
     rt.submit([&](VkCommandBuffer cmd) {
-        if (c == "unique") return sel.unique(cmd, in, out, count, n, temp);
-        if (c == "partition") return sel.partition_predicated(cmd, in, even, out, count, n, temp);
-        return sel.predicated(cmd, in, even, out, count, n, temp);
+        if (c == "unique") return sel.unique(cmd, in, out, count, cnt, temp);
+        if (c == "partition") return sel.partition_predicated(cmd, in, even, out, count, cnt, temp);
+        return sel.predicated(cmd, in, even, out, count, cnt, temp);
       }).value();
     auto got = rt.download<uint32_t>(out, n + 8).value();
     uint64_t k = 0, wrong = 0;
-    for (uint64_t i = 0; i < n; ++i)
+    for (uint64_t i = 0; i < m; ++i)
       if (c == "unique" ? i % 3 == 0 : (x[i] & 1u) == 0) wrong += got[k++] != x[i];
     CHECK(read_count(rt, count, true) == k);
     if (c == "partition") {
-      for (uint64_t i = 0; i < n; ++i)
+      for (uint64_t i = 0; i < m; ++i)
         if ((x[i] & 1u) != 0) wrong += got[k++] != x[i];
     }
     CHECK(wrong == 0);

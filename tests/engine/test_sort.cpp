@@ -591,19 +591,48 @@ TEST_CASE("radix sort with the count in a GPU buffer", "[sort][device-count]") {
 
 TEST_CASE("radix sort's upfront pass in several dispatches", "[sort][chunked]") {
   // A runtime whose dispatches cover at most 1000 keys: the upfront count of the varying bits
-  // runs in chunks that must all count. The high bits vary only among the first chunk's keys, so
-  // a chunk left out would skip the passes over them.
+  // (and onesweep's digit counts) runs in chunks that must all count. The high bits vary only
+  // among the first chunk's keys, so a chunk left out would skip the passes over them.
   auto& rt = test::gpu_chunked();
-  for (bool wide : {false, true}) {
+  for (int variant = 0; variant < 3; ++variant) {  // reduce-then-scan, its 64-bit offsets, onesweep
+    const bool wide = variant == 1;
     for (uint32_t vb : {0u, 4u}) {
       Case c;
       c.wide = wide;
       c.value_bytes = vb;
+      if (variant == 2) c.algorithm = SortAlgorithm::onesweep;
       auto sort = make_sort<uint32_t>(rt, c);
       auto keys = special_keys<uint32_t>(50001, 21);
       for (size_t i = 1000; i < keys.size(); ++i) keys[i] &= 0xFFFFu;
-      INFO("wide=" << wide << " value_bytes=" << vb);
+      INFO("wide=" << wide << " value_bytes=" << vb << " " << name(c.algorithm));
       check_sort(rt, sort, keys, c);
+      // The count on the GPU, its max 2500 past it (keys the sort must not see: zeros, which
+      // onesweep's digit counts would place before every other key): each upfront chunk takes
+      // its part of it.
+      const uint64_t n = keys.size(), max = n + 2500;
+      auto padded = keys;
+      padded.resize(max, 0u);
+      std::vector<uint32_t> idx(max);
+      std::iota(idx.begin(), idx.end(), 0u);
+      auto kin = rt.upload(padded).value(), vin = rt.upload(idx).value();
+      auto temp = rt.alloc(sort.temp_bytes(max)).value();
+      const auto order = reference_order(keys, false, 0, 32);
+      for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+        INFO("count on the GPU as " << to_string(ct));
+        Buffer cnt = test::device_count(rt, n, ct);
+        Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
+        rt.submit([&](VkCommandBuffer cmd) {
+            const Count count = Count::on_device(cnt, max, ct);
+            return vb ? sort.sort_pairs(cmd, kin, vin, kout, vout, count, temp) : sort.sort_keys(cmd, kin, kout, count, temp);
+          }).value();
+        auto gk = rt.download<uint32_t>(kout, max).value();
+        auto gv = rt.download<uint32_t>(vout, max).value();
+        for (uint64_t i = 0; i < n; ++i) {
+          REQUIRE(gk[i] == keys[order[i]]);
+          if (vb) REQUIRE(gv[i] == order[i]);
+        }
+        for (uint64_t i = n; i < max; ++i) REQUIRE(gk[i] == 0xDEADBEEFu);
+      }
     }
   }
 }
@@ -639,14 +668,15 @@ TEST_CASE("radix sort uses reserved storage and refuses broken contracts", "[sor
   CHECK_THAT(past.error().message, Catch::Contains(big ? "keys_in holds" : "buffers stop at"));
   // 2^36 keys: more than a digit pass's u32 counts per stripe hold, on any device.
   CHECK(run([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, in, out, uint64_t(1) << 36); }).error().code == Errc::limit_exceeded);
-  // A u64 count on the GPU whose max passes 2^32 - 1 (refused before the views are checked).
+  // A u64 count on the GPU whose max passes 2^32 - 1: taken like a host count of its max (here
+  // refused for the buffers or the views that are too small).
   Buffer cnt = test::device_count(rt, 5, ValueType::u64);
   auto wide = run([&](VkCommandBuffer cmd) {
-    return sort.sort_keys(cmd, in, out, Count::on_device(cnt, uint64_t(1) << 32, ValueType::u64));
+    return sort.sort_keys(cmd, in, out, Count::on_device(cnt, uint64_t(1) << 33, ValueType::u64));
   });
   REQUIRE(!wide);
-  CHECK(wide.error().code == Errc::limit_exceeded);
-  CHECK_THAT(wide.error().message, Catch::Contains("a count on the GPU covers at most 4294967295"));
+  CHECK(wide.error().code == (big ? Errc::invalid_argument : Errc::limit_exceeded));
+  CHECK_THAT(wide.error().message, Catch::Contains(big ? "keys_in holds" : "buffers stop at"));
   SortOptions bad;
   bad.value_bytes = 2;
   CHECK(RadixSort::create(rt.context(), ValueType::u32, bad).error().code == Errc::invalid_argument);
@@ -888,17 +918,26 @@ TEST_CASE("radix sort of more than 2^32 keys", "[sort][large]") {
   std::vector<uint32_t> x(n);
   for (uint64_t i = 0; i < n; ++i) x[i] = i < (uint64_t(1) << 32) ? uint32_t(i * 2654435761ull) : uint32_t(i);
   auto kin = rt.upload(x).value();
+  x = {};  // 16 GiB of host memory back before the downloads
   Buffer kout = test::poisoned(rt, n * 4 + 64);
   auto temp = rt.alloc(sort.temp_bytes(n)).value();
-  rt.submit([&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, kin, kout, n, temp); }).value();
-  x = rt.download<uint32_t>(kout, n + 16).value();
-  uint64_t wrong = 0;
-  for (uint64_t k = 0; k < n; ++k) {
-    const uint64_t want = k < 2 * 1003 ? k / 2 : k - 1003;
-    wrong += x[k] != want;
+  // With the count on the host, then as a u64 on the GPU (the same n).
+  Buffer cnt = test::device_count(rt, n, ValueType::u64);
+  for (const bool gpu_count : {false, true}) {
+    INFO((gpu_count ? "count on the GPU" : "count on the host"));
+    if (gpu_count) test::poison(rt, kout, n * 4 + 64);
+    rt.submit([&](VkCommandBuffer cmd) {
+        return sort.sort_keys(cmd, kin, kout, gpu_count ? Count::on_device(cnt, n, ValueType::u64) : Count(n), temp);
+      }).value();
+    auto got = rt.download<uint32_t>(kout, n + 16).value();
+    uint64_t wrong = 0;
+    for (uint64_t k = 0; k < n; ++k) {
+      const uint64_t want = k < 2 * 1003 ? k / 2 : k - 1003;
+      wrong += got[k] != want;
+    }
+    CHECK(wrong == 0);
+    for (uint64_t k = n; k < n + 16; ++k) CHECK(got[k] == 0xDEADBEEFu);
   }
-  CHECK(wrong == 0);
-  for (uint64_t k = n; k < n + 16; ++k) CHECK(x[k] == 0xDEADBEEFu);
 }
 
 TEST_CASE("radix sort pairs past 4 GiB", "[sort][large]") {
