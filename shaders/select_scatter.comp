@@ -1,11 +1,10 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// Compaction, step 3 of 3: each workgroup re-evaluates the selection of its tile (invocation i
-// holds elements [i * ITEMS, (i + 1) * ITEMS) of it), ranks the selected ones by a workgroup
-// exclusive scan of the per-invocation counts (common/counts_scan.glsl), and writes them at
-// offsets[tile] + rank: stable. Partition also writes rejected element i at
-// total + (i - number selected before i): stable too. Unique-by-key writes the run's key at its
-// head and the run's sum (values_in: a segmented inclusive sum) from its last element.
+// Unique-by-key, step 3 of 3: each workgroup re-evaluates the selection (run heads) of its tile
+// (invocation i holds elements [i * ITEMS, (i + 1) * ITEMS) of it), ranks the selected ones by
+// a workgroup exclusive scan of the per-invocation counts (common/counts_scan.glsl), and writes
+// them at offsets[tile] + rank: stable. It writes the run's key at its head and the run's sum
+// (values_in: a segmented inclusive sum) from its last element.
 // Tile 0 writes the total (offsets[tiles]) to count_out as a u32 or u64. Offsets, ranks and
 // element indices are 64-bit (counts past 2^32).
 #include "vkprim.glsl"
@@ -26,7 +25,7 @@ layout(push_constant) uniform Push {
   uint tiles;
   uint mode;
   uint op;
-  uint opts;              // bit 0: partition; bit 1: count_out is a u64; bit 2: 8-byte values
+  uint opts;              // bit 1: count_out is a u64; bit 2: 8-byte values
   uint64_t a;
   uint64_t b;
 } pc;
@@ -57,13 +56,11 @@ void main() {
                   uint64_t(counts_exclusive_scan(uvec2(c, 0u), tile_total).x);
 
   // Elements by their 64-bit addresses (vkprim.glsl): ranks and indices span the whole arrays.
-  const bool keep_rejected = (pc.opts & 1u) != 0u;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint64_t i = mine + k;
     if (i >= n) break;
     const T xi = TBuf(ELEM_ADDR(pc.in_addr, i, T_SIZE)).v[0];
     if (sel[k]) TBuf(ELEM_ADDR(pc.out_addr, rank, T_SIZE)).v[0] = xi;
-    else if (keep_rejected) TBuf(ELEM_ADDR(pc.out_addr, total + (i - rank), T_SIZE)).v[0] = xi;
     if (pc.values_in != 0ul) {
       // The last element of a run: its run is the one whose head was counted last.
       const bool tail = i + 1ul == n || T_BITS(TBuf(ELEM_ADDR(pc.in_addr, i + 1ul, T_SIZE)).v[0]) != T_BITS(xi);

@@ -29,11 +29,12 @@ struct SelectTilesPush {
   uint64_t a, b;
   uint32_t spin_limit, stall_period;
   uint64_t base;         // nonzero: address of the u64 number selected by the chunks before
-  uint64_t count_first;  // a count on the GPU: this chunk's first element
+  uint64_t count_first;  // this chunk's first element
+  uint64_t partition_total;  // partition: address of the u64 number selected (else 0)
 };
 static_assert(offsetof(SelectTilesPush, n) == 48 && offsetof(SelectTilesPush, a) == 64 &&
               offsetof(SelectTilesPush, stall_period) == 84 && offsetof(SelectTilesPush, base) == 88 &&
-              offsetof(SelectTilesPush, count_first) == 96);
+              offsetof(SelectTilesPush, count_first) == 96 && offsetof(SelectTilesPush, partition_total) == 104);
 
 struct SelectTotalPush {
   uint64_t counts, offsets, total, scratch, count, n;
@@ -51,7 +52,6 @@ static_assert(offsetof(HistogramPush, n) == 32 && offsetof(HistogramPush, scale)
 inline constexpr uint32_t kSelectFlagged = 0u;
 inline constexpr uint32_t kSelectPredicate = 1u;
 inline constexpr uint32_t kSelectUnique = 2u;
-inline constexpr uint32_t kSelectPartition = 1u;
 inline constexpr uint32_t kSelectCountU64 = 2u;
 inline constexpr uint32_t kSelectValues64 = 4u;
 inline constexpr uint32_t kSelectAligned = 8u;  // select_tiles: input (and flags) 16-byte aligned
@@ -59,7 +59,7 @@ inline constexpr uint32_t kSelectContinued = 16u;  // select_tiles: a chunk afte
 
 inline constexpr uint32_t kSelectUpsweepPushBytes = 80;
 inline constexpr uint32_t kSelectScatterPushBytes = 104;
-inline constexpr uint32_t kSelectTilesPushBytes = 104;
+inline constexpr uint32_t kSelectTilesPushBytes = 112;
 inline constexpr uint32_t kSelectTotalPushBytes = 56;
 inline constexpr uint32_t kHistogramPushBytes = 52;
 

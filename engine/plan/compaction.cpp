@@ -1,8 +1,9 @@
 // Select, UniqueByKey and OffsetAllocator.
 //   Select, unique:  fill (zero the tile state) -> select_tiles (single pass, look-back), per
 //                    chunk of max_items_per_dispatch elements (counts past 2^32)
-//   Partition:       select_upsweep -> Scan::exclusive (tiles + 1 u64 counts, in place) -> select_scatter
-//                    (the rejected elements go after the total, which one pass cannot know)
+//   Partition:       select_upsweep -> Scan::exclusive (tiles + 1 u64 counts, in place: their
+//                    total is where the rejected elements start, which one pass cannot know)
+//                    -> select_tiles as for select, the rejected elements written after the total
 //   UniqueByKey:     select_upsweep (unique mode, also writes run-head flags)
 //                    -> Scan::exclusive -> SegmentedScan::inclusive of the values
 //                    -> select_scatter (keys at run heads, run sums from run tails)
@@ -44,11 +45,12 @@ struct SelectPlan {
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
 
-  // Temp layout. Select (partition): [tile counts (tiles + 1)] [scan temp], or (single pass)
-  // [tile state]; UniqueByKey adds [run heads] [run sums] [segmented scan temp];
-  // OffsetAllocator: [saved last count] [scan temp].
+  // Temp layout. Select and unique (the single pass): [tile state + 2 u64]; partition: [tile
+  // counts (tiles + 1)] [scan temp] [tile state + 2 u64] (`state`); UniqueByKey: [tile counts]
+  // [scan temp] [run heads] [run sums] [segmented scan temp]; OffsetAllocator: [saved last
+  // count] [scan temp].
   struct Layout {
-    uint64_t counts = 0, scan = 0, heads = 0, sums = 0, seg = 0, total = 0;
+    uint64_t counts = 0, scan = 0, heads = 0, sums = 0, seg = 0, state = 0, total = 0;
   };
   // The single pass's tile state carries one-word counts.
   uint64_t state_bytes(uint64_t n) const { return align16(tile_state_bytes(tiles(n), 1)); }
@@ -63,8 +65,10 @@ struct SelectPlan {
     l.heads = l.scan + align16(scan->temp_bytes(tiles(n) + 1));
     l.sums = l.heads + (seg ? align16(n * 4) : 0);
     l.seg = l.sums + (seg ? align16(n * vsz) : 0);
-    // The single pass: the tile state, then two u64 running totals for chunked counts.
-    l.total = std::max(l.seg + (seg ? align16(seg->temp_bytes(n)) : 0), state_bytes(n) + 16);
+    // The single pass: the tile state, then two u64 running totals for chunked counts (for
+    // partition after the scanned tile counts, whose total it reads).
+    l.state = l.heads;
+    l.total = seg ? l.seg + align16(seg->temp_bytes(n)) : l.state + state_bytes(n) + 16;
     return l;
   }
   uint64_t temp_bytes(uint64_t n) const { return layout(n).total; }
@@ -113,17 +117,14 @@ struct SelectPlan {
     return abytes && bbytes && a.address < b.address + bbytes && b.address < a.address + abytes;
   }
 
-  uint32_t opts_for(bool partition) const {
-    return (partition ? kSelectPartition : 0) | (count_u64 ? kSelectCountU64 : 0) |
-           (vsz == 8 ? kSelectValues64 : 0);
-  }
+  uint32_t opts() const { return (count_u64 ? kSelectCountU64 : 0) | (vsz == 8 ? kSelectValues64 : 0); }
 
   // Select and partition (values_in == 0) or unique-by-key (values given).
   Status record_select(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
                        BufferView count_out, const Count& count, BufferView temp_in, uint32_t mode,
                        const Predicate* pred, bool partition, BufferView values_in = {},
                        BufferView values_out = {}) const {
-    const bool single_pass = !partition && !seg.has_value();
+    const bool single_pass = !seg.has_value();  // select, unique and partition
     VKPRIM_TRY(check_count(count, single_pass));
     const uint64_t n = count.n;
     VKPRIM_TRY(check_view("input", in, n * esz, esz));
@@ -156,6 +157,17 @@ struct SelectPlan {
     const uint64_t a = pred ? pred->a : 0, b = pred ? pred->b : 0;
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
+    // Partition first counts every tile's selected elements and scans the counts (their total
+    // is where the rejected elements start); then it is a single pass like select's.
+    uint64_t partition_total = 0;
+    if (partition) {
+      SelectUpsweepPush up{in.address, flags.address, counts, count_addr, 0, n, nt, mode, op, 0, a, b};
+      upsweep.dispatch(cmd, &up, gx, gy);
+      const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 8);
+      VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, uint64_t(nt) + 1, temp->sub(l.scan, l.heads - l.scan)));
+      compute_to_compute_barrier(*ctx, cmd);
+      partition_total = counts + uint64_t(nt) * 8;
+    }
     // Even for n = 0 the passes run (one tile): count_out must receive 0.
     if (single_pass) {
       // Chunks of at most max_items_per_dispatch elements (the shader's indices are 32-bit):
@@ -163,20 +175,22 @@ struct SelectPlan {
       // count_out), and chunk c + 1 starts its outputs after it. With a count on the GPU each
       // chunk takes its part of it (the count less its first element, at most its length).
       const uint64_t chunk = ctx->max_items_per_dispatch;
-      const uint64_t slots = temp->address + state_bytes(n);
+      const BufferView state = temp->sub(l.state, state_bytes(n) + 16);
+      const uint64_t slots = state.address + state_bytes(n);
       return for_each_chunk(n, chunk, [&](uint64_t first, uint64_t m, uint64_t c) -> Status {
         const bool last = first + m >= n;
         if (c) compute_to_compute_barrier(*ctx, cmd);  // the chunk before is done with the state
-        VKPRIM_TRY(fill->record(cmd, temp->sub(0, state_bytes(m)), uint32_t(0)));
+        VKPRIM_TRY(fill->record(cmd, state.sub(0, state_bytes(m)), uint32_t(0)));
         compute_to_compute_barrier(*ctx, cmd);
         const uint64_t in_c = in.address + first * esz, flags_c = flags.address + first * 4;
         const bool aligned = in_c % 16 == 0 && (mode != kSelectFlagged || flags_c % 16 == 0);
-        uint32_t opts = (opts_for(false) & ~kSelectCountU64) | (aligned ? kSelectAligned : 0u);
+        uint32_t opts = (this->opts() & ~kSelectCountU64) | (aligned ? kSelectAligned : 0u);
         if (!last || count_u64) opts |= kSelectCountU64;
         if (c) opts |= kSelectContinued;
-        SelectTilesPush p{in_c, mode == kSelectFlagged ? flags_c : 0, out.address, temp->address,
+        SelectTilesPush p{in_c, mode == kSelectFlagged ? flags_c : 0, out.address, state.address,
                           last ? count_out.address : slots + (c % 2) * 8, count_addr, uint32_t(m), mode, op,
-                          opts, a, b, spin_limit, stall_period, c ? slots + ((c - 1) % 2) * 8 : 0, first};
+                          opts, a, b, spin_limit, stall_period, c ? slots + ((c - 1) % 2) * 8 : 0, first,
+                          partition_total};
         const auto [cx, cy] = grid(tiles(m));
         single.dispatch(cmd, &p, cx, cy);
         return {};
@@ -195,9 +209,8 @@ struct SelectPlan {
       sums = sums_view.address;
     }
     compute_to_compute_barrier(*ctx, cmd);
-    const uint32_t opts = opts_for(partition);
     SelectScatterPush sp{in.address, flags.address, out.address, counts, count_out.address, count_addr,
-                         sums, by_key ? values_out.address : 0, n, nt, mode, op, opts, a, b};
+                         sums, by_key ? values_out.address : 0, n, nt, mode, op, opts(), a, b};
     scatter.dispatch(cmd, &sp, gx, gy);
     return {};
   }

@@ -209,7 +209,7 @@ TEST_CASE("partition: selected first, rejected after, both in input order", "[se
     SelectOptions o;
     o.use_subgroup_ops = sg;
     auto sel = Select::create(rt.context(), ValueType::u32, o).value();
-    for (uint64_t n : {uint64_t(1), kTile + 1, 3 * kTile + 17}) {
+    for (uint64_t n : {uint64_t(0), uint64_t(1), kTile + 1, 3 * kTile + 17}) {
       for (int pattern : {0, 1, 2}) {
         INFO("subgroup=" << sg << " n=" << n << " pattern=" << pattern);
         auto x = test::random_values<uint32_t>(n, uint32_t(n) + 1);
@@ -219,7 +219,7 @@ TEST_CASE("partition: selected first, rejected after, both in input order", "[se
         std::stable_partition(want.begin(), want.end(), [](uint32_t v) { return (v & 1u) == 0; });
         const uint64_t k = std::count_if(x.begin(), x.end(), [](uint32_t v) { return (v & 1u) == 0; });
         auto temp = rt.alloc(sel.temp_bytes(n)).value();
-        auto in = rt.upload(x).value();
+        auto in = rt.upload(n ? x : std::vector<uint32_t>(1)).value();
         Buffer out = test::poisoned(rt, n * 4 + 32), count = test::poisoned(rt, 8);
         rt.submit([&](VkCommandBuffer cmd) {
             return sel.partition_predicated(cmd, in, Predicate::mask_equal(1u, 0u), out, count, n, temp);
@@ -229,10 +229,10 @@ TEST_CASE("partition: selected first, rejected after, both in input order", "[se
         // The same through flags.
         std::vector<uint32_t> flags(n);
         for (uint64_t i = 0; i < n; ++i) flags[i] = (x[i] & 1u) == 0;
-        auto fb = rt.upload(flags).value();
-        Buffer out2 = test::poisoned(rt, n * 4);
+        auto fb = rt.upload(n ? flags : std::vector<uint32_t>(1)).value();
+        Buffer out2 = test::poisoned(rt, n * 4 + 32);
         rt.submit([&](VkCommandBuffer cmd) { return sel.partition_flagged(cmd, in, fb, out2, count, n, temp); }).value();
-        REQUIRE(rt.download<uint32_t>(out2, n).value() == want);
+        REQUIRE(rt.download<uint32_t>(out2, n + 8).value() == [&] { auto w = want; w.resize(n + 8, 0xDEADBEEFu); return w; }());
       }
     }
   }
@@ -438,6 +438,15 @@ TEST_CASE("select: every tail length across a tile, and tiles that stall force t
         auto got = rt.download<uint32_t>(out2, want.size() + 8).value();
         for (size_t i = 0; i < want.size(); ++i) REQUIRE(got[i] == want[i]);
         for (size_t i = want.size(); i < got.size(); ++i) REQUIRE(got[i] == 0xDEADBEEFu);
+        // Partition (the same single pass, the rejected after the selected): by the flags.
+        std::vector<uint32_t> part(x.begin(), x.begin() + n);
+        std::stable_partition(part.begin(), part.end(), [](uint32_t v) { return v % 3 == 0; });
+        test::poison(rt, out2, (n + 8) * 4);
+        rt.submit([&](VkCommandBuffer cmd) { return sel.partition_flagged(cmd, in, fb, out2, count, n, temp); }).value();
+        REQUIRE(read_count(rt, count, false) == want.size());
+        got = rt.download<uint32_t>(out2, n + 8).value();
+        for (size_t i = 0; i < n; ++i) REQUIRE(got[i] == part[i]);
+        for (size_t i = n; i < n + 8; ++i) REQUIRE(got[i] == 0xDEADBEEFu);
       }
     }
   }
@@ -493,6 +502,22 @@ TEST_CASE("select and unique in several dispatches (how counts past 2^32 run)", 
             auto got = rt.download<uint32_t>(out, w.size() + 8).value();
             for (size_t i = 0; i < w.size(); ++i) REQUIRE(got[i] == w[i]);
             for (size_t i = w.size(); i < w.size() + 8; ++i) REQUIRE(got[i] == 0xDEADBEEFu);
+          }
+          // Partition: selected first, the rejected after them, no further than the count.
+          std::vector<uint32_t> part;
+          for (uint64_t i = 0; i < n; ++i) if (flags[i]) part.push_back(x[i]);
+          for (uint64_t i = 0; i < n; ++i) if (!flags[i]) part.push_back(x[i]);
+          for (bool on_gpu : {false, true}) {
+            INFO("partition, count on the " << (on_gpu ? "GPU" : "host"));
+            Buffer out = test::poisoned(rt, (max + 8) * 4), count = test::poisoned(rt, 16);
+            rt.submit([&](VkCommandBuffer cmd) {
+                const Count c = on_gpu ? Count::on_device(cnt, max, ct) : Count(n);
+                return sel.partition_flagged(cmd, in, fbuf, out, count, c, templ);
+              }).value();
+            REQUIRE(read_count(rt, count, u64) == want.size());
+            auto got = rt.download<uint32_t>(out, n + 8).value();
+            for (size_t i = 0; i < n; ++i) REQUIRE(got[i] == part[i]);
+            for (size_t i = n; i < n + 8; ++i) REQUIRE(got[i] == 0xDEADBEEFu);
           }
         }
         want.clear();
