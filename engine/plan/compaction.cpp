@@ -36,7 +36,7 @@ struct SelectPlan {
   bool count_u64 = false;
   uint32_t wg = tuning::kSelectWorkgroup, items = 0;  // tuning::select_items(esz)
   uint32_t spin_limit = tuning::kSpinLimit, stall_period = 0;
-  Pipeline upsweep, scatter, single, total;
+  Pipeline upsweep, scatter, single, partition_single, total;
   std::optional<Fill> fill;  // zeroes the single pass's tile state
   std::optional<Scan> scan;
   std::optional<SegmentedScan> seg;
@@ -192,7 +192,7 @@ struct SelectPlan {
                           opts, a, b, spin_limit, stall_period, c ? slots + ((c - 1) % 2) * 8 : 0, first,
                           partition_total};
         const auto [cx, cy] = grid(tiles(m));
-        single.dispatch(cmd, &p, cx, cy);
+        (partition ? partition_single : single).dispatch(cmd, &p, cx, cy);
         return {};
       });
     }
@@ -275,6 +275,10 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
                                            kSelectTilesPushBytes, plan->wg, plan->items, sg);
     if (!single) return single.error();
     plan->single = std::move(*single);
+    auto part = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_partition_") + to_string(type) + (sg ? "_sg" : "_wg"),
+                                         kSelectTilesPushBytes, plan->wg, plan->items, sg);
+    if (!part) return part.error();
+    plan->partition_single = std::move(*part);
     auto fill = Fill::create(context);
     if (!fill) return fill.error();
     plan->fill.emplace(std::move(*fill));
