@@ -169,8 +169,11 @@ void main() {
   // The tile's element at position p with `at` selected before it in the tile goes to
   // rejected.v[p - at] (its index less the selected before it, after all the selected). A build
   // of its own: in select's, the rejected elements' code took 80 registers where select's own
-  // takes 48 (H100, 2^28 u32: 1.10 against 0.71 ms).
-  const uint64_t rejected_at = U64Buf(pc.partition_total).v[0] + pc.count_first + first - (base + prefix);
+  // takes 48 (H100, 2^28 u32: 1.10 against 0.71 ms). It still tests partition_total at run time:
+  // written for the preprocessor alone, it lost the device on NVIDIA's driver 580.159.04 (writes
+  // past the output; H100, docs/benchmarks.md session 30), a failure not understood.
+  const bool partitioning = pc.partition_total != 0ul;
+  const uint64_t rejected_at = partitioning ? U64Buf(pc.partition_total).v[0] + pc.count_first + first - (base + prefix) : 0ul;
   TBuf rejected = TBuf(ELEM_ADDR(pc.out_addr, rejected_at, T_SIZE));
 #endif
 #if defined(SUBGROUP)
@@ -180,9 +183,12 @@ void main() {
     uint at = row_base + subgroupExclusiveAdd(bitCount(bits));
     row_base += subgroupAdd(bitCount(bits));
     [[unroll]] for (uint e = 0u; e < T_PER_VEC4; ++e) {
-      if ((bits & (1u << e)) != 0u) dst.v[at++] = x[j * T_PER_VEC4 + e];
 #if defined(PARTITION)
-      else if (sg_element(j, e) < valid) rejected.v[sg_element(j, e) - at] = x[j * T_PER_VEC4 + e];
+      const uint p = sg_element(j, e);
+      if ((bits & (1u << e)) != 0u) dst.v[at++] = x[j * T_PER_VEC4 + e];
+      else if (partitioning && p < valid) rejected.v[p - at] = x[j * T_PER_VEC4 + e];
+#else
+      if ((bits & (1u << e)) != 0u) dst.v[at++] = x[j * T_PER_VEC4 + e];
 #endif
     }
   }
@@ -190,7 +196,7 @@ void main() {
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint e = k * WG_SIZE + lid;
 #if defined(PARTITION)
-    if (sel[k] || first + e < g_n) {
+    if (sel[k] || (partitioning && first + e < g_n)) {
       const uint at = s_run_offset[e / ITEMS] + bits_before_in_run(e, ITEMS);
       if (sel[k]) dst.v[at] = x[k];
       else rejected.v[e - at] = x[k];
