@@ -45,10 +45,9 @@ struct SelectPlan {
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tiles(uint64_t n) const { return std::max<uint64_t>((n + tile_items() - 1) / tile_items(), 1); }
 
-  // Temp layout. Select and unique (the single pass): [tile state + 2 u64]; partition: [tile
-  // counts (tiles + 1)] [scan temp] [tile state + 2 u64] (`state`); UniqueByKey: [tile counts]
-  // [scan temp] [run heads] [run sums] [segmented scan temp]; OffsetAllocator: [saved last
-  // count] [scan temp].
+  // Temp layout. Select: [tile counts (tiles + 1)] [scan temp] [tile state + 2 u64] (`state`;
+  // the counts and their scan are partition's alone); UniqueByKey: [tile counts] [scan temp]
+  // [run heads] [run sums] [segmented scan temp]; OffsetAllocator: [saved last count] [scan temp].
   struct Layout {
     uint64_t counts = 0, scan = 0, heads = 0, sums = 0, seg = 0, state = 0, total = 0;
   };
