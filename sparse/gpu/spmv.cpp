@@ -607,11 +607,14 @@ struct SpmvPlan {
     std::vector<uint64_t> at(n, 0);  // a listed block's lists: bytes past the counts
     uint64_t listed = 0, bytes = 0;
     bool together = n > 1;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < blocks.size(); ++i) {
       const CsrView& a = blocks[i];
       SpmvKernel k;
+      uint32_t l;
       bool skip;
-      VKPRIM_TRY(resolve(a, &analyses[i], k, lanes[i], skip));
+      VKPRIM_TRY(resolve(a, &analyses[i], k, l, skip));  // every block's analysis, even unread
+      if (i >= n) continue;
+      lanes[i] = l;
       // Each block's temporary storage is checked before anything is recorded.
       uint64_t need = 0;
       if (k == SpmvKernel::split && a.rows != 0 && alpha != 0.0) {
@@ -932,10 +935,6 @@ Status Spmv::record(VkCommandBuffer cmd, std::span<const CsrView> blocks, Buffer
                             ", block 0 " + std::to_string(blocks[0].rows) + " x " +
                             std::to_string(blocks[0].cols));
     VKPRIM_TRY(plan_->check(b, x, y));
-    SpmvKernel k;
-    uint32_t lanes;
-    bool skip;
-    VKPRIM_TRY(plan_->resolve(b, &analyses[i], k, lanes, skip));
   }
   return plan_->record_blocks(cmd, blocks, x, y, alpha, beta, analyses, temp);
 }
