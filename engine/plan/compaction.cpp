@@ -243,8 +243,22 @@ struct SelectPlan {
 };
 
 namespace {
+// The plan with its scan: compaction scans u64 tile counts (totals past 2^32); the allocator its
+// caller's u32 counts.
+Result<std::unique_ptr<SelectPlan>> plan_with_scan(const Context& context, std::unique_ptr<SelectPlan> plan,
+                                                   const SelectOptions& o, bool compaction) {
+  ScanOptions so;
+  so.use_subgroup_ops = o.use_subgroup_ops;
+  auto scan = Scan::create(context, compaction ? ValueType::u64 : ValueType::u32, ScanOp::sum, so);
+  if (!scan) return scan.error();
+  plan->scan.emplace(std::move(*scan));
+  return plan;
+}
+
+// compaction: Select (by_key false: the single pass, and partition's upsweep) or UniqueByKey
+// (by_key: upsweep and scatter); otherwise OffsetAllocator.
 Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char* what, ValueType type,
-                                              const SelectOptions& o, bool compaction) {
+                                              const SelectOptions& o, bool compaction, bool by_key = false) {
   const auto& ctx = context.impl();
   const auto& caps = ctx.caps;
   auto plan = std::make_unique<SelectPlan>();
@@ -263,10 +277,13 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
                             plan->wg, plan->items, false);
     if (!up) return up.error();
     plan->upsweep = std::move(*up);
-    auto sc = Pipeline::create_variant(*plan->ctx, std::string("select_scatter_") + to_string(type) + (sg ? "_sg" : "_wg"),
-                            kSelectScatterPushBytes, plan->wg, plan->items, sg);
-    if (!sc) return sc.error();
-    plan->scatter = std::move(*sc);
+    if (by_key) {
+      auto sc = Pipeline::create_variant(*plan->ctx, std::string("select_scatter_") + to_string(type) + (sg ? "_sg" : "_wg"),
+                                         kSelectScatterPushBytes, plan->wg, plan->items, sg);
+      if (!sc) return sc.error();
+      plan->scatter = std::move(*sc);
+      return plan_with_scan(context, std::move(plan), o, true);
+    }
     static_assert(32 % tuning::select_items(4) == 0 && 32 % tuning::select_items(8) == 0,
                   "select_tiles packs a lane's selection bits into one word, and counts runs "
                   "of ITEMS bits within whole bitmask words");
@@ -288,13 +305,7 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
     if (!t) return t.error();
     plan->total = std::move(*t);
   }
-  ScanOptions so;
-  so.use_subgroup_ops = o.use_subgroup_ops;
-  // Compaction scans u64 tile counts (totals past 2^32); the allocator its caller's u32 counts.
-  auto scan = Scan::create(context, compaction ? ValueType::u64 : ValueType::u32, ScanOp::sum, so);
-  if (!scan) return scan.error();
-  plan->scan.emplace(std::move(*scan));
-  return plan;
+  return plan_with_scan(context, std::move(plan), o, compaction);
 }
 
 }  // namespace
@@ -345,7 +356,7 @@ UniqueByKey::~UniqueByKey() = default;
 
 Result<UniqueByKey> UniqueByKey::create(const Context& ctx, ValueType key_type, ValueType value_type,
                                         const SelectOptions& o) {
-  auto plan = detail::make_plan(ctx, "UniqueByKey", key_type, o, true);
+  auto plan = detail::make_plan(ctx, "UniqueByKey", key_type, o, true, true);
   if (!plan) return plan.error();
   ScanOptions so;
   so.use_subgroup_ops = o.use_subgroup_ops;
