@@ -19,6 +19,11 @@
 #include "value_type.glsl"
 #include "agg.glsl"
 #include "workgroup_scan.glsl"
+// The form of the look-back's state read that keeps this pass at 64 registers for floats
+// (common/tile_state.glsl, ts_read).
+#if defined(VALUE_f32) || defined(VALUE_f64)
+#define TS_READ_BY_HAND 1
+#endif
 #include "tile_state.glsl"
 #include "tile_io.glsl"
 

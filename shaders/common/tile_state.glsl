@@ -7,8 +7,9 @@
 //   word 0          tile counter (tile ids come from it, not from gl_WorkGroupID)
 //   words 4...      per tile, 2 * AGG_PIECES words: its aggregate, then its inclusive prefix.
 // Each word is TS_READY | a 16-bit piece of the value. A word is written once (atomicOr into
-// zeroed memory) and read whole (a volatile 32-bit load), so a value is seen complete or not at
-// all and state never goes backwards; no 64-bit atomics and no memory-model fences are needed.
+// zeroed memory) and read whole (volatile loads of 16-byte vectors, each word single-copy
+// atomic), so a value is seen complete or not at all and state never goes backwards; no 64-bit
+// atomics and no memory-model fences are needed.
 #ifndef VKPRIM_TILE_STATE_GLSL
 #define VKPRIM_TILE_STATE_GLSL
 
@@ -48,12 +49,46 @@ void ts_publish(StateBuf st, uint tile, uint kind, TS_VALUE a) {
   }
 }
 
+// A tile's words of both kinds are consecutive, 4 * TS_WORDS of them from a 16-byte boundary
+// (the header is 4 words, and every layout aligns the state to 16 bytes), so they are read as
+// TS_WORDS 16-byte vectors: one load instead of four a vector, each word still whole. NVIDIA
+// H100, 2^28 (docs/benchmarks.md, session 31): u32 scan 0.769 -> 0.739 ms, f32 0.771 -> 0.747,
+// segmented f32 1.463 -> 1.361, u64 (2^27) 1.034 -> 0.996, select 0.704 -> 0.670.
+layout(buffer_reference, std430, buffer_reference_align = 16) coherent volatile buffer StateVecs { uvec4 w[]; };
+
 // TS_INCLUSIVE, TS_AGGREGATE or TS_NOT_READY, with the value in `a` when ready. All words of
 // both kinds are loaded before any is looked at: one memory round trip, not one per kind.
+// TS_READ_BY_HAND (one-word values only): the same, written out for the single word; which form
+// keeps the single-pass scan at 64 registers a thread (four workgroups an SM) on NVIDIA's
+// compiler depends on the value type (session 31: the loop form gives f32 80, this one gives
+// u32 80), so scan_tiles.comp picks it for float values.
 uint ts_read(StateBuf st, uint tile, out TS_VALUE a) {
   uint w[2][2 * TS_WORDS];
-  for (uint kind = 0; kind < 2; ++kind)
-    for (uint p = 0; p < 2 * TS_WORDS; ++p) w[kind][p] = st.w[ts_index(tile, kind, p)];
+#if TS_WORDS == 1 && defined(TS_READ_BY_HAND)
+  const uvec4 v = StateVecs(uint64_t(st)).w[ts_index(tile, 0u, 0u) / 4u];
+  uint words[4] = uint[4](0u, 0u, 0u, 0u);
+  if ((v.z & v.w & TS_READY) != 0u) {
+    words[0] = (v.z & 0xFFFFu) | (v.w << 16);
+    a = ts_from_words(words);
+    return TS_INCLUSIVE;
+  }
+  if ((v.x & v.y & TS_READY) != 0u) {
+    words[0] = (v.x & 0xFFFFu) | (v.y << 16);
+    a = ts_from_words(words);
+    return TS_AGGREGATE;
+  }
+  a = ts_identity();
+  return TS_NOT_READY;
+#else
+  StateVecs sv = StateVecs(uint64_t(st));
+  [[unroll]] for (uint q = 0; q < TS_WORDS; ++q) {
+    const uvec4 v = sv.w[ts_index(tile, 0u, 0u) / 4u + q];
+    [[unroll]] for (uint c = 0; c < 4u; ++c) {
+      const uint f = 4u * q + c;
+      w[f / (2u * TS_WORDS)][f % (2u * TS_WORDS)] = v[c];
+    }
+  }
+#endif
   a = ts_identity();
   for (int kind = 1; kind >= 0; --kind) {
     uint words[4] = uint[4](0u, 0u, 0u, 0u);
