@@ -78,7 +78,7 @@ uint ts_read(StateBuf st, uint tile, out TS_VALUE a) {
     return TS_AGGREGATE;
   }
   a = ts_identity();
-  return TS_NOT_READY;
+  return TS_NOT_READY;  // (the decode below is the loop form's; this form never reaches it)
 #else
   StateVecs sv = StateVecs(uint64_t(st));
   [[unroll]] for (uint q = 0; q < TS_WORDS; ++q) {
