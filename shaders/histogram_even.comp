@@ -68,11 +68,7 @@ void count_sample(uint bits) {
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
-  uint n = pc.n;
-  if (pc.count_addr != 0ul) {
-    const uint64_t c = device_count(pc.count_addr);
-    n = c > pc.count_first ? uint(min(c - pc.count_first, uint64_t(pc.n))) : 0u;
-  }
+  const uint n = dispatch_count(pc.count_addr, pc.count_first, pc.n);
 #if defined(HIST_SHARED)
   for (uint i = lid; i < pc.bins; i += WG_SIZE) s_hist[i] = 0u;
   barrier();

@@ -38,11 +38,7 @@ layout(push_constant) uniform Push {
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
-  uint n = pc.n;
-  if (pc.count_addr != 0ul) {
-    const uint64_t c = device_count(pc.count_addr);
-    n = c > pc.count_first ? uint(min(c - pc.count_first, uint64_t(pc.n))) : 0u;
-  }
+  const uint n = dispatch_count(pc.count_addr, pc.count_first, pc.n);
 #if defined(VARYING_ONLY)
   const uint width = pc.end_bit - pc.begin_bit;  // >= 1: the plan dispatches no pass otherwise
   const Key window = (width >= 32u * KEY_WORDS ? ~Key(0) : (Key(1) << width) - Key(1)) << pc.begin_bit;

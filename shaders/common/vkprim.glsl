@@ -43,6 +43,14 @@ uint64_t device_count(uint64_t addr) {
   return (addr & 1ul) != 0ul ? U64Buf(addr & ~1ul).v[0] : uint64_t(U32Buf(addr).v[0]);
 }
 
+// The elements of a dispatch of n from element `first` on: n for a host count (addr 0), else
+// its part of the count on the GPU (the count less `first`, at most n; 0 past the count).
+uint dispatch_count(uint64_t addr, uint64_t first, uint n) {
+  if (addr == 0ul) return n;
+  const uint64_t c = device_count(addr);
+  return c > first ? uint(min(c - first, uint64_t(n))) : 0u;
+}
+
 // UNIFORM(x): a value every invocation of the workgroup holds (read from shared memory after a
 // barrier), made visibly subgroup-uniform in subgroup builds so that compilers keep subgroups
 // converged across the loops and branches that depend on it.
