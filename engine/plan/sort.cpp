@@ -48,13 +48,14 @@ std::string str(uint64_t v) { return std::to_string(v); }
 
 // The algorithm a sort of at most n keys of key_bytes runs, with values of value_bytes (0: keys
 // only). automatic, on GPUs: onesweep up to tuning::radix_onesweep_auto_keys(key_bytes,
-// value_bytes) keys, where its fewer dispatches (no per-pass upsweep and offsets pass) win,
-// reduce-then-scan beyond, where its lighter downsweep wins; on CPU devices (lavapipe)
-// reduce-then-scan, which never waits on another workgroup (as the scan's default). onesweep's
-// state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts by reduce-then-scan.
+// value_bytes, bandwidth_rich) keys, where its fewer dispatches and reads (no per-pass upsweep
+// and offsets pass) win, reduce-then-scan beyond, where its lighter downsweep wins; on CPU
+// devices (lavapipe) reduce-then-scan, which never waits on another workgroup (as the scan's
+// default). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts by
+// reduce-then-scan.
 SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes,
-                               uint32_t value_bytes, bool cpu) {
-  const bool small = n <= tuning::radix_onesweep_auto_keys(key_bytes, value_bytes);
+                               uint32_t value_bytes, bool cpu, bool bandwidth_rich) {
+  const bool small = n <= tuning::radix_onesweep_auto_keys(key_bytes, value_bytes, bandwidth_rich);
   const bool onesweep = requested == SortAlgorithm::onesweep ||
                         (requested == SortAlgorithm::automatic && !cpu && small);
   return onesweep && n <= tuning::kRadixOnesweepMaxKeys ? SortAlgorithm::onesweep
@@ -109,11 +110,12 @@ struct SortPlan {
   // One digit pass's digit counts (radix_upsweep: tuning::kRadixCountStripes copies of 256).
   static constexpr uint64_t kDigitsBytes = tuning::kRadixCountStripes * 256 * 4;
   bool cpu = false;  // a CPU device (lavapipe): automatic never picks onesweep
+  bool bandwidth_rich = false;  // tuning::radix_bandwidth_rich: the automatic choice's device class
   // Whether a sort of n keys runs the *_wide passes (reduce-then-scan).
   bool wide(uint64_t n) const { return wide_forced || n > 0xFFFFFFFFull; }
   SortAlgorithm algorithm(uint64_t n, bool pairs) const {
     if (wide(n)) return SortAlgorithm::reduce_then_scan;
-    return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu);
+    return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu, bandwidth_rich);
   }
 
   // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts of each digit pass]
@@ -420,6 +422,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   plan->stall_period = o.debug_stall_period;
   // Whether any call may run onesweep (then its shared memory must fit too).
   plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  plan->bandwidth_rich = detail::tuning::radix_bandwidth_rich(caps.device_name);
   const bool may_onesweep = plan->algorithm(1, false) == SortAlgorithm::onesweep;
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
   // that tile the workgroup; its per-subgroup digit counters share the tile's staging array,

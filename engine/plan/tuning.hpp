@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace vkprim::detail::tuning {
 
@@ -182,15 +183,33 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // keys 2^22 0.197 / 0.186, 2^23 0.292 / 0.334; u32 pairs 2^22 0.241 / 0.226, 2^23 0.379 / 0.393;
 // u64 keys 2^22 0.438 / 0.407, 2^23 0.708 / 0.722; u64 pairs 2^23 1.086 / 0.963. So:
 // 4-byte keys, alone or with values, up to 2^22; 8-byte keys alone up to 2^22; 8-byte keys with
-// values always (to kRadixOnesweepMaxKeys). (4-byte keys with 8-byte values, unmeasured, take
+// values always (to kRadixOnesweepMaxKeys). That rule holds on the H200 alone
+// (radix_bandwidth_rich). On an H100 (session 32, call 3, both forced, median ms of two
+// rounds, reduce-then-scan / onesweep) onesweep wins for pairs and 8-byte keys at every size:
+// u32 pairs 2^24 0.892 / 0.779, 2^28 13.85 / 12.05; u64 keys 2^23 0.893 / 0.744, 2^27 13.29 /
+// 10.49; u64 pairs 2^23 1.459 / 1.173, 2^27 22.03 / 18.03 (session 21: u32 pairs 2^22-2^24 and
+// u64 keys 2^23-2^25 alike, by 17-21 %); keys alone as on the H200: u32 keys 2^24 0.527 / 0.627,
+// 2^28 7.81 / 9.20. Reduce-then-scan reads the keys twice a pass, onesweep once; with less
+// bandwidth per multiprocessor the extra read costs more than onesweep's look-back, whose
+// latency longer tiles hide better. So on every GPU but the H200 pairs and 8-byte keys take
+// onesweep at every size (every other GPU measured or known has less bandwidth per
+// multiprocessor than the H100), keys of 4 bytes alone the H200's rule. (4-byte keys with 8-byte values, unmeasured, take
 // the 4-byte pairs' rule.) Pairs take the same 512 x 8 tiles in both algorithms, so onesweep's
 // one pass per digit is the downsweep without the upsweep and offsets pass: with 8-byte keys it
 // wins at every size, with 4-byte keys (half the upsweep's reads) up to 2^22 since session 24;
 // keys alone rank tiles of 384 x 9 or 384 x 8 in reduce-then-scan (three workgroups per SM),
 // which wins from 2^23 keys.
-constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes) {
+constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes, bool bandwidth_rich) {
+  if (key_bytes <= 4 && value_bytes == 0) return uint64_t(1) << 22;
+  if (!bandwidth_rich) return kRadixOnesweepMaxKeys;
   if (key_bytes <= 4) return uint64_t(1) << 22;
   return value_bytes ? kRadixOnesweepMaxKeys : uint64_t(1) << 22;
+}
+// Devices with the most memory bandwidth per multiprocessor measured (the H200: 4.8 TB/s for 132
+// SMs, against the H100's 3.35), where reduce-then-scan wins large sorts of pairs and 8-byte
+// keys. Vulkan reports no bandwidth, so they are named (VkPhysicalDeviceProperties::deviceName).
+constexpr bool radix_bandwidth_rich(std::string_view device_name) {
+  return device_name.starts_with("NVIDIA H200");
 }
 constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
                                                uint32_t min_subgroup) {

@@ -32,10 +32,12 @@
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
-// - automatic: on GPUs, onesweep (fewer dispatches: no per-pass upsweep and offsets pass) up to
-//   2^22 keys of 4 bytes (alone or with values) and of 8 bytes alone, and for 8-byte keys with
-//   values at every size it can take; reduce-then-scan beyond (a lighter downsweep), as
-//   measured on an H200 (docs/benchmarks.md, sessions 11, 20-22 and 24);
+// - automatic: on GPUs, onesweep (fewer dispatches and reads: no per-pass upsweep and offsets
+//   pass) up to 2^22 keys of 4 bytes alone and, for pairs and 8-byte keys, at every size it can
+//   take; reduce-then-scan beyond (a lighter downsweep), as measured on an H100 (docs/
+//   benchmarks.md, sessions 21 and 32). On the H200, whose memory bandwidth makes the upsweep's
+//   read cheap, onesweep only up to 2^22 keys of 4 bytes (alone or with values) and of 8 bytes
+//   alone, and for 8-byte keys with values at every size (sessions 11, 20-22 and 24);
 //   on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup. The
 //   rule is one function, choose_algorithm in engine/plan/sort.cpp; a call with a
 //   Count::on_device decides from the count's maximum.

@@ -507,8 +507,10 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
 }
 
 TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
-  // automatic: onesweep on GPUs up to 2^22 keys of 4 bytes (alone or with values) and of 8
-  // bytes alone, and 8-byte keys with values at every size onesweep takes; reduce-then-scan beyond and on CPU devices. onesweep's 30-bit counts take at most
+  // automatic: onesweep on GPUs up to 2^22 keys of 4 bytes alone and pairs and 8-byte keys at
+  // every size onesweep takes; on the H200 (tuning::radix_bandwidth_rich) up to 2^22 keys of 4
+  // bytes (alone or with values) and of 8 bytes alone, and 8-byte keys with values at every size
+  // onesweep takes; reduce-then-scan beyond and on CPU devices. onesweep's 30-bit counts take at most
   // 2^30 - 1 keys, beyond which the object sorts (and sizes its temporary storage) by
   // reduce-then-scan. temp_bytes covers whichever algorithm each of sort_keys and sort_pairs runs.
   auto& rt = test::gpu();
@@ -528,8 +530,21 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   o.algorithm = SortAlgorithm::onesweep;
   auto one = RadixSort::create(rt.context(), ValueType::u32, o).value();
   const uint64_t limit = (uint64_t(1) << 30) - 1;
-  const uint64_t auto32 = uint64_t(1) << 22, auto32_pairs = uint64_t(1) << 22;
-  const uint64_t auto64 = uint64_t(1) << 22;
+  // The rule itself for both device classes (CPU devices never reach it).
+  using detail::tuning::radix_onesweep_auto_keys;
+  CHECK(detail::tuning::radix_bandwidth_rich("NVIDIA H200"));
+  CHECK(!detail::tuning::radix_bandwidth_rich("NVIDIA H100 80GB HBM3"));
+  CHECK(!detail::tuning::radix_bandwidth_rich("llvmpipe (LLVM 15.0.6, 256 bits)"));
+  for (bool h200 : {false, true}) {
+    CHECK(radix_onesweep_auto_keys(4, 0, h200) == uint64_t(1) << 22);
+    CHECK(radix_onesweep_auto_keys(4, 4, h200) == (h200 ? uint64_t(1) << 22 : limit));
+    CHECK(radix_onesweep_auto_keys(4, 8, h200) == (h200 ? uint64_t(1) << 22 : limit));
+    CHECK(radix_onesweep_auto_keys(8, 0, h200) == (h200 ? uint64_t(1) << 22 : limit));
+    CHECK(radix_onesweep_auto_keys(8, 8, h200) == limit);
+  }
+  const bool rich = detail::tuning::radix_bandwidth_rich(rt.caps().device_name);
+  const uint64_t auto32 = uint64_t(1) << 22, auto32_pairs = rich ? uint64_t(1) << 22 : limit;
+  const uint64_t auto64 = rich ? uint64_t(1) << 22 : limit;
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, uint64_t(1) << 23,
                      uint64_t(1) << 27, limit, limit + 1, uint64_t(1) << 31}) {
     INFO("n=" << n);
