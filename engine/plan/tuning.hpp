@@ -192,18 +192,18 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // 2^28 7.81 / 9.20. Reduce-then-scan reads the keys twice a pass, onesweep once; with less
 // bandwidth per multiprocessor the extra read costs more than onesweep's look-back, whose
 // latency longer tiles hide better. So on every GPU but the H200 pairs and 8-byte keys take
-// onesweep at every size (every other GPU measured or known has less bandwidth per
-// multiprocessor than the H100), keys of 4 bytes alone the H200's rule. (4-byte keys with 8-byte values, unmeasured, take
-// the 4-byte pairs' rule.) Pairs take the same 512 x 8 tiles in both algorithms, so onesweep's
+// onesweep at every size, keys of 4 bytes alone the H200's rule: earlier and consumer GPUs have
+// less bandwidth per multiprocessor than the H100; newer data-center parts (a B200: 8 TB/s for
+// 148 SMs) more, and are unmeasured. (4-byte keys with 8-byte values, unmeasured, take the
+// 4-byte pairs' rule.) Pairs take the same 512 x 8 tiles in both algorithms, so onesweep's
 // one pass per digit is the downsweep without the upsweep and offsets pass: with 8-byte keys it
 // wins at every size, with 4-byte keys (half the upsweep's reads) up to 2^22 since session 24;
 // keys alone rank tiles of 384 x 9 or 384 x 8 in reduce-then-scan (three workgroups per SM),
 // which wins from 2^23 keys.
 constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes, bool bandwidth_rich) {
-  if (key_bytes <= 4 && value_bytes == 0) return uint64_t(1) << 22;
-  if (!bandwidth_rich) return kRadixOnesweepMaxKeys;
-  if (key_bytes <= 4) return uint64_t(1) << 22;
-  return value_bytes ? kRadixOnesweepMaxKeys : uint64_t(1) << 22;
+  if (key_bytes <= 4 && value_bytes == 0) return uint64_t(1) << 22;  // keys of 4 bytes alone
+  if (!bandwidth_rich || (key_bytes > 4 && value_bytes != 0)) return kRadixOnesweepMaxKeys;
+  return uint64_t(1) << 22;
 }
 // Devices with the most memory bandwidth per multiprocessor measured (the H200: 4.8 TB/s for 132
 // SMs, against the H100's 3.35), where reduce-then-scan wins large sorts of pairs and 8-byte
