@@ -22,6 +22,8 @@
 // ballots and the layout fits (see create()), else 2-bit split scans (_wg); tuning.hpp
 // describes both. Keys-only reduce-then-scan sorts with the subgroup ranking rank tiles of their
 // own shape (tuning::kRadixKeysTiles4 / 8, upsweep included); the rest take tuning::kRadixTiles.
+// Large sorts on some devices take larger tiles (tuning::radix_large_tile_keys): 4-byte keys
+// alone by reduce-then-scan, pairs by onesweep (SortPlan::large).
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written. Sorts of 2^32 keys and more run reduce-then-scan
 // with the *_wide builds of its passes (64-bit key counts, offsets and positions; created where
@@ -81,6 +83,11 @@ struct SortPlan {
   uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0;
   RadixTileShape tile;       // pairs and onesweep (tuning::kRadixTiles)
   RadixTileShape keys_tile;  // keys-only reduce-then-scan (_sg: tuning::kRadixKeysTiles4 / 8)
+  // Large sorts' tiles (tuning::radix_large_tile_keys; _sg only, where they fit): keys alone by
+  // reduce-then-scan from keys_large_from keys, pairs by onesweep from pairs_large_from.
+  RadixTileShape keys_large, pairs_large;
+  uint64_t keys_large_from = tuning::kRadixNoLargeTile, pairs_large_from = tuning::kRadixNoLargeTile;
+  Pipeline upsweep_keys_large, downsweep_keys_large, onesweep_pairs_large;
   Pipeline varying, upsweep_keys, downsweep_keys;      // keys_tile
   Pipeline upsweep_pairs, downsweep_pairs;             // tile; where value_bytes != 0
   Pipeline histogram, onesweep_keys, onesweep_pairs;  // tile; only where onesweep may run
@@ -95,8 +102,16 @@ struct SortPlan {
   // The tile of a sort of n keys (pairs or keys only), and at most how many tiles any sort of n
   // keys this object runs has (what temporary storage is sized for).
   const RadixTileShape& shape(uint64_t n, bool pairs) const {
+    if (large(n, pairs)) return pairs ? pairs_large : keys_large;
     return pairs || algorithm(n, false) == SortAlgorithm::onesweep ? tile : keys_tile;
   }
+  // Whether a sort of n keys ranks the large tiles. Never for the 64-bit passes (sorts of 2^32
+  // keys and more), so that the large shapes never meet the stripes' 32-bit counts.
+  bool large(uint64_t n, bool pairs) const {
+    if (pairs) return n >= pairs_large_from && algorithm(n, true) == SortAlgorithm::onesweep;
+    return n >= keys_large_from && !wide(n) && algorithm(n, false) == SortAlgorithm::reduce_then_scan;
+  }
+  // The large tiles are the larger: the small ones bound the tile count.
   uint64_t max_tiles(uint64_t n) const {
     const uint64_t k = keys_tile.tiles(n);
     return value_bytes || algorithm(n, false) == SortAlgorithm::onesweep ? std::max(k, tile.tiles(n)) : k;
@@ -208,6 +223,7 @@ struct SortPlan {
                 BufferView values_out, const Count& count, BufferView temp_in, uint32_t begin_bit,
                 uint32_t end_bit, bool pairs, bool counted = false) const {
     const uint64_t n = count.n;
+    const bool lg = large(n, pairs);
     if (pairs && value_bytes == 0)
       return make_error(Errc::invalid_argument,
                         "RadixSort: sort_pairs needs an object created with SortOptions::value_bytes 4 or 8");
@@ -251,12 +267,12 @@ struct SortPlan {
     const uint64_t count_addr = count_address(count);
     const bool w = wide(n);
     const Pipeline& down = pairs ? (w ? downsweep_pairs_wide : downsweep_pairs)
-                                 : (w ? downsweep_keys_wide : downsweep_keys);
+                                 : (w ? downsweep_keys_wide : lg ? downsweep_keys_large : downsweep_keys);
     const uint32_t n_lo = uint32_t(n), n_hi = uint32_t(n >> 32);
     const uint64_t vin = pairs ? values_in.address : 0, vout = pairs ? values_out.address : 0;
     const uint32_t passes = (end_bit - begin_bit + 7) / 8;
     if (passes == 0) {  // nothing to sort by: a stable sort is a copy (by the downsweep's tiles)
-      const uint32_t dt = uint32_t((pairs ? tile : keys_tile).tiles(n));
+      const uint32_t dt = uint32_t((pairs ? tile : lg ? keys_large : keys_tile).tiles(n));
       RadixDownsweepPush p{keys_in.address, keys_out.address, vin, vout, 0, 0, 0, count_addr,
                            n_lo, dt, 0, 0, 1, tuning::kRadixUpsweepTiles, n_hi};
       const auto [dx, dy] = grid(dt);
@@ -299,7 +315,7 @@ struct SortPlan {
     };
 
     if (onesweep) {
-      const Pipeline& one = pairs ? onesweep_pairs : onesweep_keys;
+      const Pipeline& one = pairs ? (lg ? onesweep_pairs_large : onesweep_pairs) : onesweep_keys;
       uint64_t src_k = keys_in.address, src_v = vin;
       for (uint32_t p = 0; p < passes; ++p) {
         uint64_t dst_k, dst_v;
@@ -321,7 +337,7 @@ struct SortPlan {
     const uint64_t totals = temp->address + l.totals, offsets_addr = temp->address + l.offsets;
     const uint64_t prefix = temp->address + l.prefix;
     const Pipeline& upsweep = pairs ? (w ? upsweep_pairs_wide : upsweep_pairs)
-                                    : (w ? upsweep_keys_wide : upsweep_keys);
+                                    : (w ? upsweep_keys_wide : lg ? upsweep_keys_large : upsweep_keys);
     uint64_t src_k = keys_in.address, src_v = vin;
     for (uint32_t p = 0; p < passes; ++p) {
       uint64_t dst_k, dst_v;
@@ -433,24 +449,31 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   const uint32_t min_sg = std::max(caps.min_subgroup_size, 1u);
   // The first tile shape of a table whose shared memory fits, with the subgroup ranking if the
   // device has it, else without; onesweep's fit too where the shape serves it.
-  const auto pick = [&](const auto& table, bool onesweep, detail::RadixTileShape& out) -> Status {
+  using detail::tuning::RadixTile;
+  const auto shared_bytes = [&](RadixTile t, bool sg, bool onesweep) {
     using namespace detail::tuning;
-    const auto shared_bytes = [&](RadixTile t, bool sg) {
-      return onesweep ? radix_onesweep_shared_bytes(t.workgroup, t.items, sg, min_sg)
-                      : radix_downsweep_shared_bytes(t.workgroup, t.items, sg, min_sg);
-    };
+    return onesweep ? radix_onesweep_shared_bytes(t.workgroup, t.items, sg, min_sg)
+                    : radix_downsweep_shared_bytes(t.workgroup, t.items, sg, min_sg);
+  };
+  // Whether tile t can run with (sg) or without subgroup operations.
+  const auto fits = [&](RadixTile t, bool sg, bool onesweep) {
+    const bool subgroups_tile = caps.max_subgroup_size <= t.workgroup && t.workgroup % caps.max_subgroup_size == 0;
+    return (!sg || subgroups_tile) && shared_bytes(t, sg, onesweep) <= caps.max_shared_memory;
+  };
+  const auto shape_of = [&](RadixTile t, bool sg) {
+    return detail::RadixTileShape{t.workgroup, t.items, detail::tuning::radix_rank_words(t.workgroup, t.items, min_sg), sg};
+  };
+  const auto pick = [&](const auto& table, bool onesweep, detail::RadixTileShape& out) -> Status {
     for (bool sg : {sg_ops, false}) {
       for (RadixTile t : table) {
-        const bool subgroups_tile = caps.max_subgroup_size <= t.workgroup &&
-                                    t.workgroup % caps.max_subgroup_size == 0;
-        if ((!sg || subgroups_tile) && shared_bytes(t, sg) <= caps.max_shared_memory) {
-          out = {t.workgroup, t.items, radix_rank_words(t.workgroup, t.items, min_sg), sg};
+        if (fits(t, sg, onesweep)) {
+          out = shape_of(t, sg);
           return {};
         }
       }
     }
     uint64_t least = UINT64_MAX;
-    for (RadixTile t : table) least = std::min(least, shared_bytes(t, false));
+    for (RadixTile t : table) least = std::min(least, shared_bytes(t, false, onesweep));
     return make_error(Errc::unsupported, "RadixSort: needs " + std::to_string(least) +
                                              " bytes of shared memory, the device has " +
                                              std::to_string(caps.max_shared_memory));
@@ -528,6 +551,31 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
       VKPRIM_TRY(
           ranking("radix_onesweep", one_push, o.value_bytes, plan->tile, plan->onesweep_pairs));
   }
+  // The large sorts' tiles: by tuning::radix_large_tile_keys on GPUs (CPU devices: never), or
+  // from SortOptions::debug_large_tiles_from keys on any device; with the subgroup ranking, where
+  // they fit (else the sort keeps its tiles at every size). 4-byte keys alone (reduce-then-scan)
+  // and pairs by onesweep only.
+  {
+    using namespace detail::tuning;
+    const uint64_t dbg = o.debug_large_tiles_from;
+    const auto from = [&](uint32_t value_bytes) {
+      return dbg ? dbg : plan->cpu ? kRadixNoLargeTile : radix_large_tile_keys(plan->key_bytes, value_bytes, plan->bandwidth_rich);
+    };
+    if (plan->key_bytes == 4 && plan->tile.subgroup && fits(kRadixKeysLargeTile4, true, false)) {
+      plan->keys_large_from = from(0);
+      plan->keys_large = shape_of(kRadixKeysLargeTile4, true);
+    }
+    if (o.value_bytes && may_onesweep && plan->tile.subgroup && fits(kRadixPairsLargeTile, true, true)) {
+      plan->pairs_large_from = from(o.value_bytes);
+      plan->pairs_large = shape_of(kRadixPairsLargeTile, true);
+    }
+    if (plan->keys_large_from != kRadixNoLargeTile) {
+      VKPRIM_TRY(upsweep(plan->keys_large, plan->upsweep_keys_large));
+      VKPRIM_TRY(ranking("radix_downsweep", down_push, 0, plan->keys_large, plan->downsweep_keys_large));
+    }
+    if (plan->pairs_large_from != kRadixNoLargeTile)
+      VKPRIM_TRY(ranking("radix_onesweep", one_push, o.value_bytes, plan->pairs_large, plan->onesweep_pairs_large));
+  }
   // The group counts' offsets (tuning::kRadixOffsetsWorkgroup; at least 256 invocations, as the
   // ranking tiles need).
   uint32_t offsets_wg = detail::tuning::kRadixOffsetsWorkgroup;
@@ -574,6 +622,10 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
 }
 
 SortAlgorithm RadixSort::algorithm(uint64_t n, bool pairs) const { return plan_->algorithm(n, pairs); }
+
+uint64_t RadixSort::tile_keys(uint64_t n, bool pairs) const {
+  return plan_->shape(n, pairs && plan_->value_bytes != 0).tile_items();
+}
 
 uint64_t RadixSort::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
 

@@ -2,6 +2,7 @@
 // values chosen for bandwidth on desktop GPUs and harmless on lavapipe.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -90,6 +91,38 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 // 384 x 8 its u32 keys took 21.60 ms at 2^28 against 19.27 at 512 x 8 (session 16's record).
 inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
+// Large sorts on GPUs with less memory bandwidth per SM than the H200 (!radix_bandwidth_rich)
+// rank larger tiles, from radix_large_tile_keys keys on: 4-byte keys alone (reduce-then-scan)
+// tiles of 384 x 15, pairs (onesweep) tiles of 768 x 12. Each tile writes longer runs of every
+// digit, so fewer 32-byte sectors are written in parts by two tiles (what the H100 pays for
+// far beyond their bytes: session 32's digit bytes), and there are fewer tiles to rank, count
+// and look back over; it costs occupancy (80 registers: two workgroups of 384 per SM instead
+// of three, one of 768 instead of two of 512), which wins once the sort is large. H100,
+// docs/benchmarks.md session 33 (calls 1-2, median ms). 4-byte keys, reduce-then-scan, 384 x 9
+// / 384 x 15: 2^24 0.524 / 0.531, 2^25 0.958 / 0.973, 2^26 1.825 / 1.807, 2^27 3.930 / 3.478,
+// 2^28 7.60 / 6.83 (384 x 12 and 13: 7.08 and 6.98; 384 x 16 takes 118 registers, 9.45).
+// Onesweep pairs, 512 x 8 / 768 x 12: u32 pairs 2^22 0.240 / 0.246, 2^23 0.418 / 0.420, 2^24
+// 0.781 / 0.765, 2^25 1.52 / 1.45, 2^26 2.955 / 2.811, 2^28 12.02 / 11.00; u64 pairs 2^19
+// 0.137 / 0.168, 2^20 0.202 / 0.198, 2^21 0.364 / 0.358, 2^22 0.632 / 0.620, 2^23 1.161 /
+// 1.070, 2^25 4.366 / 3.786, 2^27 17.69 / 14.80. 1024 x 8 and 896 x 10 (64 and 72 registers)
+// come within 1 % of 768 x 12 from 2^24 on; 512 x 12 and 640 x 12 (96-128 registers) lose.
+// Keys alone by onesweep lose on larger tiles (u32 keys 2^28: 512 x 8 9.24, 384 x 12 10.16,
+// 768 x 12 10.51), and u64 keys gain little (2^27 10.50 / 10.35 at 384 x 12), so both keep
+// their tiles. The H200 keeps its tiles (session 33, call 5, median ms, small / large tile):
+// u32 keys 2^26 1.661 / 1.688, 2^27 3.263 / 3.241, 2^28 6.357 / 6.338; u32 pairs (reduce-then-
+// scan there) 2^24 0.670 / 0.736, 2^28 9.19 / 10.08; u64 pairs (onesweep) 2^23 0.956 / 0.981,
+// 2^27 13.54 / 13.36. The _wg ranking keeps its tiles.
+inline constexpr RadixTile kRadixKeysLargeTile4 = {384, 15};
+inline constexpr RadixTile kRadixPairsLargeTile = {768, 12};
+// A sort takes its large tile from this many keys on (kRadixNoLargeTile: never): 4-byte keys
+// alone from 2^26, pairs of 8 bytes a key and value from 2^24, wider pairs from 2^21 (their
+// scatter moves twice the bytes per key; 4-byte keys with 8-byte values, unmeasured, included).
+inline constexpr uint64_t kRadixNoLargeTile = ~uint64_t(0);
+constexpr uint64_t radix_large_tile_keys(uint32_t key_bytes, uint32_t value_bytes, bool bandwidth_rich) {
+  if (bandwidth_rich) return kRadixNoLargeTile;
+  if (value_bytes == 0) return key_bytes <= 4 ? uint64_t(1) << 26 : kRadixNoLargeTile;
+  return key_bytes + value_bytes <= 8 ? uint64_t(1) << 24 : uint64_t(1) << 21;
+}
 // The upsweep counts this many consecutive tiles per workgroup (a group), and writes one count
 // per digit and group (which radix_offsets scans) and each tile's 16-bit prefixes within its
 // group. H200, docs/benchmarks.md: session 5 took 8 tiles per workgroup so that the digit-major
@@ -139,7 +172,8 @@ constexpr bool radix_tiles_valid(const auto& table) {
   return true;
 }
 static_assert(radix_tiles_valid(kRadixTiles) && radix_tiles_valid(kRadixKeysTiles4) &&
-              radix_tiles_valid(kRadixKeysTiles8));
+              radix_tiles_valid(kRadixKeysTiles8) && radix_tiles_valid(std::array{kRadixKeysLargeTile4}) &&
+              radix_tiles_valid(std::array{kRadixPairsLargeTile}));
 constexpr uint32_t radix_rank_words(uint32_t wg, uint32_t items, uint32_t min_subgroup) {
   const uint32_t counters = wg / min_subgroup * 128;
   return counters > wg * items ? counters : wg * items;

@@ -50,7 +50,11 @@
 // from 4 to 128 where the shared memory holds one tile of keys and 256 16-bit counters per
 // subgroup (tiles of 512 x 8 keys, or 256 x 16 with small subgroups; keys-only
 // reduce-then-scan sorts rank tiles of 384 x 9 keys of 4 bytes or 384 x 8 of 8 bytes, whose
-// fewer registers let more workgroups run at once); otherwise, or without subgroup operations,
+// fewer registers let more workgroups run at once). On GPUs other than the H200 large sorts
+// rank larger tiles, whose longer runs per digit write fewer partial memory sectors: 4-byte
+// keys alone 384 x 15 from 2^26 keys, pairs by onesweep 768 x 12 from 2^24 keys (2^21 where
+// key and value take more than 8 bytes), as measured on an H100 (session 33);
+// RadixSort::tile_keys says which a call ranks. Otherwise, or without subgroup operations,
 // 2-bit split scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms
 // use the same ranking code (shaders/common/radix_rank.glsl). engine/plan/tuning.hpp lists the
 // shapes and their figures.
@@ -98,6 +102,9 @@ struct SortOptions {
   // Testing aid: every sort runs reduce-then-scan with the 64-bit counts, offsets and positions
   // that sorts of 2^32 keys and more use, so that they can be tested on small data.
   bool debug_wide_offsets = false;
+  // Testing aid: the large sorts' tiles from this many keys on (0: the device's rule), on any
+  // device where they fit, for 4-byte keys alone by reduce-then-scan and pairs by onesweep.
+  uint64_t debug_large_tiles_from = 0;
 };
 
 namespace detail {
@@ -112,6 +119,9 @@ class RadixSort {
   // The algorithm a sort of (at most) n keys runs, by sort_pairs (pairs) or sort_keys: never
   // automatic.
   SortAlgorithm algorithm(uint64_t n, bool pairs) const;
+  // Keys per tile of the ranking pass that a sort of (at most) n keys runs (tiles grow for
+  // large sorts on some devices: see the top of this file).
+  uint64_t tile_keys(uint64_t n, bool pairs) const;
   uint64_t temp_bytes(uint64_t max_n) const;
   Status reserve(uint64_t max_n);
 

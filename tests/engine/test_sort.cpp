@@ -66,6 +66,7 @@ struct Case {
   SortAlgorithm algorithm = SortAlgorithm::reduce_then_scan;
   uint32_t stall_period = 0, spin_limit = 0;  // onesweep's testing aids
   bool wide = false;  // SortOptions::debug_wide_offsets: the passes of sorts of 2^32 keys
+  uint64_t large_from = 0;  // SortOptions::debug_large_tiles_from
 };
 
 // Sorts `keys` (with values = the index, as u32 or u64, when pairs) and checks against the
@@ -126,6 +127,7 @@ RadixSort make_sort(Runtime& rt, const Case& c) {
   o.debug_stall_period = c.stall_period;
   o.spin_limit = c.spin_limit;
   o.debug_wide_offsets = c.wide;
+  o.debug_large_tiles_from = c.large_from;
   return RadixSort::create(rt.context(), value_type_of<K>(), o).value();
 }
 
@@ -565,6 +567,99 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
     };
     CHECK(autos.temp_bytes(n) == std::max(temp(one, rts, auto32), temp(one, rts, auto32_pairs)));
     CHECK(autos64.temp_bytes(n) == std::max(temp(one64, rts64, auto64), temp(one64, rts64, limit)));
+  }
+}
+
+TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
+  // tuning::radix_large_tile_keys: on GPUs but the H200 (and not on CPU devices), 4-byte keys
+  // alone rank tiles of 384 x 15 by reduce-then-scan from 2^26 keys, pairs by onesweep tiles of
+  // 768 x 12 from 2^24 (2^21 for more than 8 bytes of key and value), where they fit the
+  // device with the subgroup ranking. Then the sorts themselves on those tiles, from a few
+  // keys on (SortOptions::debug_large_tiles_from), on every device where they fit (lavapipe's
+  // 32 KiB of shared memory hold the keys' tile, not the pairs').
+  using detail::tuning::radix_large_tile_keys;
+  constexpr uint64_t never = ~uint64_t(0);
+  CHECK(radix_large_tile_keys(4, 0, false) == uint64_t(1) << 26);
+  CHECK(radix_large_tile_keys(8, 0, false) == never);
+  CHECK(radix_large_tile_keys(4, 4, false) == uint64_t(1) << 24);
+  CHECK(radix_large_tile_keys(4, 8, false) == uint64_t(1) << 21);
+  CHECK(radix_large_tile_keys(8, 4, false) == uint64_t(1) << 21);
+  CHECK(radix_large_tile_keys(8, 8, false) == uint64_t(1) << 21);
+  for (uint32_t kb : {4u, 8u})
+    for (uint32_t vb : {0u, 4u, 8u}) CHECK(radix_large_tile_keys(kb, vb, true) == never);
+  constexpr uint64_t keys_large = 384 * 15, pairs_large = 768 * 12;
+
+  auto& rt = test::gpu();
+  const bool cpu = rt.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool rule = !cpu && !detail::tuning::radix_bandwidth_rich(rt.caps().device_name);
+  const bool h100 = rt.caps().device_name.starts_with("NVIDIA H100");  // where the rule was measured
+  SortOptions o;
+  o.value_bytes = 4;
+  auto autos = RadixSort::create(rt.context(), ValueType::u32, o).value();
+  o.value_bytes = 8;
+  auto autos64 = RadixSort::create(rt.context(), ValueType::u64, o).value();
+  // Below the thresholds (keys alone past 2^22: reduce-then-scan on every device; pairs take
+  // the same tiles in both algorithms).
+  const uint64_t small_keys = autos.tile_keys(uint64_t(1) << 23, false), small_pairs = autos.tile_keys(1, true);
+  CHECK(autos.tile_keys((uint64_t(1) << 26) - 1, false) == small_keys);
+  CHECK(autos.tile_keys((uint64_t(1) << 24) - 1, true) == small_pairs);
+  CHECK(autos64.tile_keys((uint64_t(1) << 21) - 1, true) == small_pairs);
+  // 8-byte keys alone have no large tile (same algorithm at both sizes on every device).
+  CHECK(autos64.tile_keys(uint64_t(1) << 29, false) == autos64.tile_keys(uint64_t(1) << 23, false));
+  for (uint64_t n : {uint64_t(1) << 26, uint64_t(1) << 28}) {
+    INFO("n=" << n);
+    const uint64_t k = autos.tile_keys(n, false), p = autos.tile_keys(n, true);
+    if (!rule) {
+      CHECK(k == small_keys);
+      CHECK(p == small_pairs);
+    } else {
+      CHECK((k == keys_large || (!h100 && k == small_keys)));
+      CHECK((p == pairs_large || (!h100 && p == small_pairs)));
+      CHECK(autos64.tile_keys(n, true) == p);
+    }
+  }
+  // Sorts of 2^32 keys and more (the 64-bit passes) and pairs by reduce-then-scan keep the tiles.
+  CHECK(autos.tile_keys(uint64_t(1) << 33, false) == small_keys);
+  o.algorithm = SortAlgorithm::reduce_then_scan;
+  auto rts = RadixSort::create(rt.context(), ValueType::u32, o).value();
+  CHECK(rts.tile_keys(uint64_t(1) << 28, true) == small_pairs);
+
+  // The sorts on large tiles: 4-byte keys alone (reduce-then-scan) and pairs (onesweep, with
+  // 4- and 8-byte values, and with stalled tiles: the decoupled fallback) at sizes around one
+  // to three of their tiles, special keys, both orders.
+  constexpr uint64_t from = 3000;
+  for (bool descending : {false, true}) {
+    Case kc;
+    kc.large_from = from;
+    kc.descending = descending;
+    auto keys = make_sort<uint32_t>(rt, kc);
+    auto fkeys = make_sort<float>(rt, kc);
+    CHECK(keys.tile_keys(from - 1, false) == keys_tile(4));
+    const uint64_t kt = keys.tile_keys(from, false);
+    CHECK((kt == keys_large || (!cpu && !h100 && kt == keys_tile(4))));  // fits lavapipe and the H100
+    for (uint64_t n : {from - 1, from, kt - 1, kt, kt + 1, 2 * kt - 1, 2 * kt + 1, 3 * kt + 17, uint64_t(70001)}) {
+      INFO("keys alone on tiles of " << kt << " descending=" << descending << " n=" << n);
+      check_sort(rt, keys, special_keys<uint32_t>(n, uint32_t(n) + descending), kc);
+      check_sort(rt, fkeys, special_keys<float>(n, uint32_t(n) + 2), kc);
+    }
+    for (uint32_t vb : {4u, 8u}) {
+      Case pc = kc;
+      pc.value_bytes = vb;
+      pc.algorithm = SortAlgorithm::onesweep;
+      auto pairs = make_sort<uint32_t>(rt, pc);
+      const uint64_t pt = pairs.tile_keys(from, true);
+      CHECK((pt == pairs_large || pt == pairs.tile_keys(from - 1, true)));
+      for (uint64_t n : {from - 1, pt - 1, pt, pt + 1, 2 * pt + 1, 3 * pt + 17, uint64_t(70001)}) {
+        INFO("pairs on tiles of " << pt << " value_bytes=" << vb << " descending=" << descending << " n=" << n);
+        check_sort(rt, pairs, special_keys<uint32_t>(n, uint32_t(n) + vb), pc);
+      }
+      Case stall = pc;
+      stall.stall_period = 3;
+      stall.spin_limit = 2;
+      auto stalled = make_sort<uint32_t>(rt, stall);
+      INFO("pairs on tiles of " << pt << ", tiles stalled");
+      check_sort(rt, stalled, special_keys<uint32_t>(5 * pt + 3, 11), stall);
+    }
   }
 }
 
