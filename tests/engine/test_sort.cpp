@@ -650,7 +650,7 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
       pc.algorithm = SortAlgorithm::onesweep;
       auto pairs = make_sort<uint32_t>(rt, pc);
       const uint64_t pt = pairs.tile_keys(from, true);
-      CHECK((pt == pairs_large || pt == pairs.tile_keys(from - 1, true)));
+      CHECK((pt == pairs_large || (!h100 && pt == pairs.tile_keys(from - 1, true))));  // lavapipe: does not fit
       for (uint64_t n : {from - 1, pt - 1, pt, pt + 1, 2 * pt + 1, 3 * pt + 17, uint64_t(70001)}) {
         INFO("pairs on tiles of " << pt << " value_bytes=" << vb << " descending=" << descending << " n=" << n);
         check_sort(rt, pairs, special_keys<uint32_t>(n, uint32_t(n) + vb), pc);
