@@ -111,7 +111,8 @@ struct SortPlan {
     if (pairs) return n >= pairs_large_from && algorithm(n, true) == SortAlgorithm::onesweep;
     return n >= keys_large_from && !wide(n) && algorithm(n, false) == SortAlgorithm::reduce_then_scan;
   }
-  // The large tiles are the larger: the small ones bound the tile count.
+  // The large tiles are the larger (tuning::radix_large_tiles_larger): the small ones bound the
+  // tile count.
   uint64_t max_tiles(uint64_t n) const {
     const uint64_t k = keys_tile.tiles(n);
     return value_bytes || algorithm(n, false) == SortAlgorithm::onesweep ? std::max(k, tile.tiles(n)) : k;

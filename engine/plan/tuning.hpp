@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace vkprim::detail::tuning {
@@ -174,6 +175,18 @@ constexpr bool radix_tiles_valid(const auto& table) {
 static_assert(radix_tiles_valid(kRadixTiles) && radix_tiles_valid(kRadixKeysTiles4) &&
               radix_tiles_valid(kRadixKeysTiles8) && radix_tiles_valid(std::array{kRadixKeysLargeTile4}) &&
               radix_tiles_valid(std::array{kRadixPairsLargeTile}));
+// The plan sizes temporary storage by the small tiles' count (SortPlan::max_tiles): every large
+// tile must hold more keys than any small one.
+constexpr bool radix_large_tiles_larger() {
+  for (const auto& table : {std::span<const RadixTile>(kRadixTiles), std::span<const RadixTile>(kRadixKeysTiles4),
+                            std::span<const RadixTile>(kRadixKeysTiles8)})
+    for (RadixTile t : table)
+      if (t.workgroup * t.items >= kRadixKeysLargeTile4.workgroup * kRadixKeysLargeTile4.items ||
+          t.workgroup * t.items >= kRadixPairsLargeTile.workgroup * kRadixPairsLargeTile.items)
+        return false;
+  return true;
+}
+static_assert(radix_large_tiles_larger());
 constexpr uint32_t radix_rank_words(uint32_t wg, uint32_t items, uint32_t min_subgroup) {
   const uint32_t counters = wg / min_subgroup * 128;
   return counters > wg * items ? counters : wg * items;
