@@ -4,6 +4,8 @@
 // One tile per workgroup, its id from an atomic counter (so tile k's predecessors have all
 // started): load, scan in registers and across the workgroup, publish the tile's aggregate,
 // look back for the prefix of all earlier tiles, publish the inclusive prefix, write the tile.
+// With the subgroup layer and a commutative operator the aggregate goes out first, before the
+// scan (EARLY_AGGREGATE below).
 // The dispatch may be 2-D (more tiles than maxComputeWorkGroupCount[0]); surplus workgroups
 // exit at once.
 // Tile arrangement:
@@ -109,6 +111,17 @@ void sg_tile_store_scan(uint64_t first, uint valid, bool aligned, bool exclusive
 #endif
 
 shared uint s_tile;
+#if defined(SUBGROUP) && defined(AGG_COMMUTATIVE)
+// The tile's aggregate is published as soon as the tile is loaded, before its rows are scanned:
+// successors' look-backs wait on it (and on inclusive prefixes, which follow the same chain).
+// Each lane combines its own items (not in element order: hence commutative operators only),
+// the subgroups' combinations go through shared memory, and invocation 0 publishes their
+// combination. H200, 2^28: u32 scan 0.591 -> 0.555 ms (copy 0.527), f32 0.608 -> 0.577, at the
+// same 64 registers (docs/benchmarks.md, session 34). The inclusive prefix is still the look-back's
+// result combined with the row scan's total; for floats the two differ by rounding only.
+#define EARLY_AGGREGATE 1
+shared Agg s_subgroup_agg[gl_WorkGroupSize.x / 4u];  // subgroups have 4 lanes or more
+#endif
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
@@ -134,6 +147,20 @@ void main() {
   // ms at 2^28 (docs/benchmarks.md, session 30).
   Agg items[ITEMS];
   sg_tile_load(first, valid, aligned, items);
+#if defined(EARLY_AGGREGATE)
+  {
+    Agg a = items[0];
+    [[unroll]] for (uint k = 1u; k < ITEMS; ++k) a = agg_combine(a, items[k]);
+    const Agg s = subgroup_reduce(a);
+    if (gl_SubgroupInvocationID == 0u) s_subgroup_agg[gl_SubgroupID] = s;
+    barrier();
+    if (lid == 0u && tile != 0u && publishes) {
+      Agg t = s_subgroup_agg[0];
+      for (uint i = 1u; i < gl_NumSubgroups; ++i) t = agg_combine(t, s_subgroup_agg[i]);
+      ts_publish(st, tile, 0u, t);
+    }
+  }
+#endif
   Agg lane_before[VPI];  // this subgroup's elements before vector j of this lane
   Agg subgroup_total = agg_identity();
   [[unroll]] for (uint j = 0u; j < VPI; ++j) {
@@ -152,7 +179,13 @@ void main() {
   const Agg thread_prefix = workgroup_exclusive_scan(thread_reduce(items), tile_total);
 #endif
 
+#if defined(EARLY_AGGREGATE)
+  // The aggregate is out already (tile 0 publishes its total as its inclusive prefix instead).
+  const Agg prefix = tile != 0u ? look_back(st, tile, pc.spin_limit, tile_total, publishes)
+                                : tile_exclusive_prefix(st, tile, tile_total, pc.spin_limit, publishes);
+#else
   const Agg prefix = tile_exclusive_prefix(st, tile, tile_total, pc.spin_limit, publishes);
+#endif
 
 #if defined(SUBGROUP)
   sg_tile_store_scan(first, valid, aligned, exclusive, agg_combine(prefix, subgroup_before), lane_before, items);

@@ -8,12 +8,16 @@
 //   AGG_WORDS, agg_word, agg_from_words: the aggregate as 32-bit words (tile state)
 // Optionally AGG_SUBGROUP_{INCLUSIVE,EXCLUSIVE,REDUCE}(a): subgroup intrinsics, used when the
 // pass is compiled with SUBGROUP_ARITH (the device has subgroup arithmetic for T).
+// Optionally AGG_COMMUTATIVE: the operator's result does not depend on the operands' order.
 #ifndef VKPRIM_AGG_GLSL
 #define VKPRIM_AGG_GLSL
 
 #if defined(OP_sum) || defined(OP_min) || defined(OP_max)
 #define Agg T
 #define AGG_WORDS T_WORDS
+// agg_combine(a, b) == agg_combine(b, a) (for floats up to rounding): a pass may combine
+// elements in any order where only the whole matters (scan_tiles.comp's early aggregate).
+#define AGG_COMMUTATIVE 1
 #if defined(OP_sum)
 Agg agg_identity() { return T(0); }
 Agg agg_combine(Agg a, Agg b) { return a + b; }
