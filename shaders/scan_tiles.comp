@@ -181,6 +181,9 @@ void main() {
 
 #if defined(EARLY_AGGREGATE)
   // The aggregate is out already (tile 0 publishes its total as its inclusive prefix instead).
+  // Written out here rather than through helpers in tile_state.glsl: tile_exclusive_prefix split
+  // into a publish and a look-back function (tile 0's total published early too) took 0.614 ms
+  // against 0.554 for the u32 scan (H200, 2^28, docs/benchmarks.md session 34, call 9).
   const Agg prefix = tile != 0u ? look_back(st, tile, pc.spin_limit, tile_total, publishes)
                                 : tile_exclusive_prefix(st, tile, tile_total, pc.spin_limit, publishes);
 #else
