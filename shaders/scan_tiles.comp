@@ -149,9 +149,7 @@ void main() {
   sg_tile_load(first, valid, aligned, items);
 #if defined(EARLY_AGGREGATE)
   {
-    Agg a = items[0];
-    [[unroll]] for (uint k = 1u; k < ITEMS; ++k) a = agg_combine(a, items[k]);
-    const Agg s = subgroup_reduce(a);
+    const Agg s = subgroup_reduce(thread_reduce(items));
     if (gl_SubgroupInvocationID == 0u) s_subgroup_agg[gl_SubgroupID] = s;
     barrier();
     if (lid == 0u && tile != 0u && publishes) {
