@@ -11,7 +11,10 @@
 #            cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so \
 #               /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json .device/layer/
 #            (xz -9 the binaries and the layer's library if the tree would pass 64 MiB)
+#          for `sass`: cp /usr/bin/zstd .device/bin/ (the driver's cache is zstd-compressed; the
+#            GPU machine has no zstd)
 #   There: bash tools/device/bench.sh primitives|sparse   (with .device carried; results in $OUT)
+#          bash tools/device/bench.sh sass COMMAND...: the SASS of the pipelines COMMAND creates
 #          bash tools/device/bench.sh tests [BINARY [CATCH ARGUMENTS...]]: the GPU test binaries
 #            (all three, or one with its test filter, e.g. sort_tests '[large]') under the
 #            Khronos validation layer, as on lavapipe; a log per binary in $OUT. Each binary
@@ -90,8 +93,20 @@ case "${1:-primitives}" in
       grep -B3 -A12 "FAILED\|VALIDATION" "$out/$t.txt" | head -60 || true
     done
     ;;
+  sass)
+    # The machine code of every pipeline one vkprim command creates, as the driver compiled it
+    # (tools/device/sass.py: read from a fresh shader disk cache, disassembled by the CUDA
+    # toolkit's nvdisasm), one .sass file per pipeline in $out/sass.tgz. The command gets
+    # --pipeline-stats and --json, so it is `bench ...` or `spmv ...`:
+    #   bash tools/device/bench.sh sass bench sort -n 2^20 --runs 1 --no-verify
+    cache=$(mktemp -d)
+    __GL_SHADER_DISK_CACHE_PATH=$cache __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 \
+      $vk "${@:2}" --pipeline-stats --json - | grep '^{' > "$out/sass-stats.jsonl"
+    PATH=$PATH:/usr/local/cuda/bin:$PWD/.device/bin python3 tools/device/sass.py "$cache" "$out/sass-stats.jsonl" "$out/sass"
+    tar czf "$out/sass.tgz" -C "$out" sass && rm -rf "$out/sass"  # one file: a call returns few
+    ;;
   *)
-    echo "usage: $0 primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]" >&2
+    echo "usage: $0 primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]|sass COMMAND..." >&2
     exit 2
     ;;
 esac
