@@ -64,7 +64,7 @@ def entries(cache_dir):
 
 
 def code_of(raw):
-    """The entry's instructions (16-byte aligned, from the first S2R or S2UR on)."""
+    """The entry's instructions, from the first S2R or S2UR on."""
     for at in range(0x88, len(raw) - 15, 16):  # instructions sit at 8 mod 16 in an entry
         if struct.unpack_from("<H", raw, at)[0] & 0xFFF in (0x919, 0x9C3):
             return raw[at:]
