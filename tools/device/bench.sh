@@ -15,6 +15,8 @@
 #            GPU machine has no zstd)
 #   There: bash tools/device/bench.sh primitives|sparse   (with .device carried; results in $OUT)
 #          bash tools/device/bench.sh sass COMMAND...: the SASS of the pipelines COMMAND creates
+#          bash tools/device/bench.sh probe [ncu V]: vkprim's downsweep in CUDA beside CUB
+#            (tools/device/rank_probe.cu), with Nsight Compute profiles
 #          bash tools/device/bench.sh tests [BINARY [CATCH ARGUMENTS...]]: the GPU test binaries
 #            (all three, or one with its test filter, e.g. sort_tests '[large]') under the
 #            Khronos validation layer, as on lavapipe; a log per binary in $OUT. Each binary
@@ -105,8 +107,28 @@ case "${1:-primitives}" in
     PATH=$PATH:/usr/local/cuda/bin:$PWD/.device/bin python3 tools/device/sass.py "$cache" "$out/sass-stats.jsonl" "$out/sass"
     tar czf "$out/sass.tgz" -C "$out" sass && rm -rf "$out/sass"  # one file: a call returns few
     ;;
+  probe)
+    # vkprim's u32 downsweep written in CUDA (tools/device/rank_probe.cu) timed beside CUB at
+    # 2^28 keys; `probe ncu V` also takes Nsight Compute profiles (which do not cover Vulkan) of
+    # variant V and of CUB's onesweep pass: details and per-instruction SASS counts, $out/ncu.tgz.
+    export PATH=$PATH:/usr/local/cuda/bin
+    nvcc -O3 -std=c++17 -arch=native -lineinfo -o /tmp/rank_probe tools/device/rank_probe.cu
+    /tmp/rank_probe 28 | tee "$out/probe.jsonl"
+    if [ "${2:-}" = ncu ]; then
+      mkdir -p "$out/ncu"
+      ncu --kernel-name regex:downsweep --launch-skip 2 --launch-count 1 --set full --import-source yes \
+        -o "$out/ncu/probe" /tmp/rank_probe 28 "${3:-0}" > "$out/ncu/probe.log" 2>&1
+      ncu --kernel-name regex:Onesweep --launch-skip 2 --launch-count 1 --set full \
+        -o "$out/ncu/cub" /tmp/rank_probe 28 9 > "$out/ncu/cub.log" 2>&1
+      for r in probe cub; do
+        ncu --import "$out/ncu/$r.ncu-rep" --page details > "$out/ncu/$r-details.txt" 2>&1
+        ncu --import "$out/ncu/$r.ncu-rep" --page source --csv --print-source sass > "$out/ncu/$r-sass.csv" 2>&1
+      done
+      tar czf "$out/ncu.tgz" -C "$out" ncu && rm -rf "$out/ncu"
+    fi
+    ;;
   *)
-    echo "usage: $0 primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]|sass COMMAND..." >&2
+    echo "usage: $0 primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]|sass COMMAND...|probe [ncu V]" >&2
     exit 2
     ;;
 esac
