@@ -221,6 +221,10 @@ static void variant(Data& D, const char* name) {
 int main(int argc, char** argv) {
   const int logn = argc > 1 ? std::atoi(argv[1]) : 28;
   const int only = argc > 2 ? std::atoi(argv[2]) : -1;  // one variant (for ncu), -1: all
+  if (logn < 12 || logn > 30) {
+    std::fprintf(stderr, "usage: rank_probe [LOG2_KEYS 12..30, default 28] [VARIANT]\n");
+    return 2;
+  }
   Data D;
   D.n = uint32_t(1) << logn;
   cudaDeviceProp prop; CK(cudaGetDeviceProperties(&prop, 0));
