@@ -90,6 +90,10 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 // 0.884; pairs and onesweep on 384 x 8 (60 registers in onesweep) lost 10-18 % everywhere.
 // The ranking without subgroup operations (2-bit splits) keeps kRadixTiles for keys too: at
 // 384 x 8 its u32 keys took 21.60 ms at 2^28 against 19.27 at 512 x 8 (session 16's record).
+// Why no larger tile wins on NVIDIA: its Vulkan driver (580) lets the workgroups on an SM share
+// about 48 KiB of shared memory, whatever the registers allow, and sizes registers to match
+// (H200, docs/benchmarks.md session 36: 384 x 9 padded to 17 KB a workgroup took 72 registers,
+// two workgroups an SM, +13 %). 384 x 9's 15 KB is the most that keeps three of 384.
 inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // Large sorts on GPUs with less memory bandwidth per SM than the H200 (!radix_bandwidth_rich)
