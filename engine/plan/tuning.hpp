@@ -93,7 +93,8 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 // Why no larger tile wins on NVIDIA: its Vulkan driver (580) lets the workgroups on an SM share
 // about 48 KiB of shared memory, whatever the registers allow, and sizes registers to match
 // (H200, docs/benchmarks.md session 36: 384 x 9 padded to 17 KB a workgroup took 72 registers,
-// two workgroups an SM, +13 %). 384 x 9's 15 KB is the most that keeps three of 384.
+// two workgroups an SM, the downsweep 13 % slower). 384 x 9's 15 KB is the most that keeps
+// three of 384.
 inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // Large sorts on GPUs with less memory bandwidth per SM than the H200 (!radix_bandwidth_rich)
