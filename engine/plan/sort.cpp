@@ -441,20 +441,21 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   plan->bandwidth_rich = detail::tuning::radix_bandwidth_rich(caps.device_name);
   const bool may_onesweep = plan->algorithm(1, false) == SortAlgorithm::onesweep;
-  // The _sg downsweep needs ballots (the match), arithmetic (the digit scan) and subgroups
-  // that tile the workgroup; its per-subgroup digit counters share the tile's staging array,
-  // sized for the smallest subgroup size (tuning::radix_rank_words).
+  // The _sg downsweep needs ballots (the match), arithmetic (the digit scan), shuffles (the
+  // rank records' identity shuffle, common/radix_rank.glsl) and subgroups that tile the
+  // workgroup; its per-subgroup digit counters share the tile's staging array, sized for the
+  // smallest subgroup size (tuning::radix_rank_words).
   const bool sg_ops = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
                       (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                      (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) && caps.min_subgroup_size > 0;
+                      (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
+                      (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) && caps.min_subgroup_size > 0;
   const uint32_t min_sg = std::max(caps.min_subgroup_size, 1u);
   // The first tile shape of a table whose shared memory fits, with the subgroup ranking if the
   // device has it, else without; onesweep's fit too where the shape serves it.
   using detail::tuning::RadixTile;
   const auto shared_bytes = [&](RadixTile t, bool sg, bool onesweep) {
     using namespace detail::tuning;
-    return onesweep ? radix_onesweep_shared_bytes(t.workgroup, t.items, sg, min_sg)
-                    : radix_downsweep_shared_bytes(t.workgroup, t.items, sg, min_sg);
+    return onesweep ? radix_onesweep_shared_bytes(t, sg, min_sg) : radix_downsweep_shared_bytes(t, sg, min_sg);
   };
   // Whether tile t can run with (sg) or without subgroup operations.
   const auto fits = [&](RadixTile t, bool sg, bool onesweep) {
@@ -462,7 +463,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     return (!sg || subgroups_tile) && shared_bytes(t, sg, onesweep) <= caps.max_shared_memory;
   };
   const auto shape_of = [&](RadixTile t, bool sg) {
-    return detail::RadixTileShape{t.workgroup, t.items, detail::tuning::radix_rank_words(t.workgroup, t.items, min_sg), sg};
+    return detail::RadixTileShape{t.workgroup, t.items, detail::tuning::radix_rank_words(t, min_sg), sg};
   };
   const auto pick = [&](const auto& table, bool onesweep, detail::RadixTileShape& out) -> Status {
     for (bool sg : {sg_ops, false}) {
@@ -592,7 +593,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // 2^32 keys can happen (buffers that hold them), or for tests at any size.
   plan->wide_forced = o.debug_wide_offsets;
   const auto wide_fits = [&](const detail::RadixTileShape& t) {
-    return detail::tuning::radix_downsweep_shared_bytes(t.wg, t.items, t.subgroup, min_sg) + 256 * 4 <=
+    return detail::tuning::radix_downsweep_shared_bytes({t.wg, t.items}, t.subgroup, min_sg) + 256 * 4 <=
            caps.max_shared_memory;
   };
   const bool holds_2_32_keys =  // a max_buffer_size of 0: no limit reported

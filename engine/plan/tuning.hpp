@@ -71,6 +71,10 @@ inline constexpr uint32_t kSpinLimit = 256;
 struct RadixTile {
   uint32_t workgroup;
   uint32_t items;
+  // The _sg ranking of 4-byte keys alone (the reduce-then-scan downsweep) may stage and write
+  // its sorted tile in this many rounds, so that its staging area is this fraction of the tile
+  // (common/radix_rank.glsl: RANK_ROUNDS). Every other tile stages at once (1).
+  uint32_t stage_rounds = 1;
 };
 inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // in order of preference
 // Keys-only reduce-then-scan sorts (downsweep and upsweep) take tiles of 384 x 9 (4-byte keys)
@@ -97,9 +101,10 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 // three of 384.
 inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
-// Large sorts on GPUs with less memory bandwidth per SM than the H200 (!radix_bandwidth_rich)
-// rank larger tiles, from radix_large_tile_keys keys on: 4-byte keys alone (reduce-then-scan)
-// tiles of 384 x 15, pairs (onesweep) tiles of 768 x 12. Each tile writes longer runs of every
+// Large sorts rank larger tiles, from radix_large_tile_keys keys on: 4-byte keys alone
+// (reduce-then-scan) on every GPU tiles of 384 x 18 staged in two rounds, pairs (onesweep) on
+// GPUs with less memory bandwidth per SM than the H200 (!radix_bandwidth_rich) tiles of 768 x
+// 12. Each tile writes longer runs of every
 // digit, so fewer 32-byte sectors are written in parts by two tiles (what the H100 pays for
 // far beyond their bytes: session 32's digit bytes), and there are fewer tiles to rank, count
 // and look back over; it costs occupancy (80 registers: two workgroups of 384 per SM instead
@@ -118,15 +123,24 @@ inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, 
 // u32 keys 2^26 1.661 / 1.688, 2^27 3.263 / 3.241, 2^28 6.357 / 6.338; u32 pairs (reduce-then-
 // scan there) 2^24 0.670 / 0.736, 2^28 9.19 / 10.08; u64 pairs (onesweep) 2^23 0.956 / 0.981,
 // 2^27 13.54 / 13.36. The _wg ranking keeps its tiles.
-inline constexpr RadixTile kRadixKeysLargeTile4 = {384, 15};
+// Session 37: staged in two rounds, 384 x 18 keys need the shared memory of 384 x 9 and keep its
+// three workgroups an SM at 56 registers (with the rank records' identity shuffle; 80 without);
+// on both GPUs it beats 384 x 15 staged at once from 2^26 keys. Median ms, small tile / large,
+// both rounds of calls 3 (H200) and 4 (H100), docs/benchmarks.md: H200 (384 x 9 / 384 x 19 in
+// two rounds; 384 x 18 within 1 % of it, call 2) 2^24 0.487-0.489 / 0.500, 2^25 0.890 / 0.890,
+// 2^26 1.659-1.663 / 1.632-1.633, 2^27 3.266 / 3.115, 2^28 6.235-6.258 / 6.168-6.200; H100 (384
+// x 15 at once / 384 x 18 in two rounds) 2^25 0.972 / 0.954, 2^26 1.828-1.836 / 1.749, 2^27
+// 3.521 / 3.388, 2^28 6.908-6.913 / 6.656.
+inline constexpr RadixTile kRadixKeysLargeTile4 = {384, 18, 2};
 inline constexpr RadixTile kRadixPairsLargeTile = {768, 12};
 // A sort takes its large tile from this many keys on (kRadixNoLargeTile: never): 4-byte keys
-// alone from 2^26, pairs of 8 bytes a key and value from 2^24, wider pairs from 2^21 (their
-// scatter moves twice the bytes per key; 4-byte keys with 8-byte values, unmeasured, included).
+// alone from 2^26; where not bandwidth-rich, pairs of 8 bytes a key and value from 2^24, wider
+// pairs from 2^21 (their scatter moves twice the bytes per key; 4-byte keys with 8-byte values,
+// unmeasured, included).
 inline constexpr uint64_t kRadixNoLargeTile = ~uint64_t(0);
 constexpr uint64_t radix_large_tile_keys(uint32_t key_bytes, uint32_t value_bytes, bool bandwidth_rich) {
-  if (bandwidth_rich) return kRadixNoLargeTile;
   if (value_bytes == 0) return key_bytes <= 4 ? uint64_t(1) << 26 : kRadixNoLargeTile;
+  if (bandwidth_rich) return kRadixNoLargeTile;
   return key_bytes + value_bytes <= 8 ? uint64_t(1) << 24 : uint64_t(1) << 21;
 }
 // The upsweep counts this many consecutive tiles per workgroup (a group), and writes one count
@@ -192,15 +206,26 @@ constexpr bool radix_large_tiles_larger() {
   return true;
 }
 static_assert(radix_large_tiles_larger());
-constexpr uint32_t radix_rank_words(uint32_t wg, uint32_t items, uint32_t min_subgroup) {
-  const uint32_t counters = wg / min_subgroup * 128;
-  return counters > wg * items ? counters : wg * items;
+// Every tile but the 4-byte keys' large one stages at once (the other rankings have no rounds).
+constexpr bool radix_stages_at_once(const auto& table) {
+  for (RadixTile t : table)
+    if (t.stage_rounds != 1) return false;
+  return true;
 }
-constexpr uint64_t radix_downsweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
-                                                uint32_t min_subgroup) {
-  const uint64_t tile = uint64_t(wg) * items;
-  const uint64_t scan = uint64_t(wg) * 8;  // counts_scan.glsl: one uvec2 per invocation
-  const uint64_t words = subgroup ? radix_rank_words(wg, items, min_subgroup) : 0;
+static_assert(radix_stages_at_once(kRadixTiles) && radix_stages_at_once(kRadixKeysTiles4) &&
+              radix_stages_at_once(kRadixKeysTiles8) && radix_stages_at_once(std::array{kRadixPairsLargeTile}) &&
+              kRadixKeysLargeTile4.stage_rounds >= 1);
+// The _sg ranking's shared array: the subgroups' digit counters (the most subgroups of the
+// smallest size) or the staging area of a round, whichever is larger.
+constexpr uint32_t radix_rank_words(RadixTile t, uint32_t min_subgroup) {
+  const uint32_t counters = t.workgroup / min_subgroup * 128;
+  const uint32_t staging = (t.workgroup * t.items + t.stage_rounds - 1) / t.stage_rounds;
+  return counters > staging ? counters : staging;
+}
+constexpr uint64_t radix_downsweep_shared_bytes(RadixTile t, bool subgroup, uint32_t min_subgroup) {
+  const uint64_t wg = t.workgroup, tile = wg * t.items;
+  const uint64_t scan = wg * 8;  // counts_scan.glsl: one uvec2 per invocation
+  const uint64_t words = subgroup ? radix_rank_words(t, min_subgroup) : 0;
   return subgroup ? (words + 256 + words / 128) * 4 + 4 : (tile + tile / 32) * 4 + 2 * 256 * 4 + scan + 4;
 }
 
@@ -263,9 +288,8 @@ constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_b
 constexpr bool radix_bandwidth_rich(std::string_view device_name) {
   return device_name.starts_with("NVIDIA H200");
 }
-constexpr uint64_t radix_onesweep_shared_bytes(uint32_t wg, uint32_t items, bool subgroup,
-                                               uint32_t min_subgroup) {
-  return radix_downsweep_shared_bytes(wg, items, subgroup, min_subgroup) + 3 * 256 * 4 + 16;
+constexpr uint64_t radix_onesweep_shared_bytes(RadixTile t, bool subgroup, uint32_t min_subgroup) {
+  return radix_downsweep_shared_bytes(t, subgroup, min_subgroup) + 3 * 256 * 4 + 16;
 }
 // Look-back: reads of one predecessor's word that is not ready before the workgroup counts that
 // tile's digits itself. Each is one volatile load (~0.5 us on an H100), so this waits about as

@@ -37,7 +37,11 @@
 //   before the keys' scatter (sessions 20-21). The counters and the staging area share one
 //   array (the counters are dead once positions are known) of RANK_WORDS (specialization
 //   constant 2, set by the plan): the larger of the tile and the counters of
-//   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words).
+//   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words). For
+//   32-bit keys alone it may be less than the tile: the tile is then staged and written in
+//   rounds of RANK_WORDS positions (RANK_ROUNDS; sessions 36-37: NVIDIA's Vulkan driver gives
+//   the workgroups on an SM about 48 KiB of shared memory, so a tile staged at once of more than
+//   about 3 500 keys costs a third of the workgroups).
 // Otherwise (_wg, no subgroup operations): a local LSD sort of the tile in shared memory by
 //   2-bit splits (Satish, Harris & Garland 2009). rank_wg_load: entries (digit << 16 | index in
 //   tile) in input order. rank_wg_sort: the entries are reordered stably by bits 0-1 of the
@@ -56,6 +60,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 #else
 #include "counts_scan.glsl"
 #endif
@@ -87,7 +92,7 @@ void radix_copy_tile(uint64_t keys_in, uint64_t keys_out, uint64_t values_in, ui
 }
 
 #if defined(SUBGROUP)
-layout(constant_id = 2) const uint RANK_WORDS = 4096;  // >= TILE and >= gl_NumSubgroups * 128
+layout(constant_id = 2) const uint RANK_WORDS = 4096;  // >= gl_NumSubgroups * 128; >= TILE but for RANK_ROUNDS
 // First the subgroups' digit counters (gl_NumSubgroups * 128 words), then the staging area.
 shared uint s_mem[RANK_WORDS];
 // offsets of digit d - start of digit d in the sorted tile (wrapping arithmetic, RADIX_POS).
@@ -144,7 +149,17 @@ uint rank_match(uint valid, uint flags, uint shift, uint bits) {
       s_mem[word] = old + (subgroupBallotBitCount(word_peers) - n_odd) + (n_odd << 16);
     }
     subgroupBarrier();  // the counters are current for the next item
+#if KEY_WORDS == 1 && !defined(RANK_EARLY_VALUES)
+    // Through an identity shuffle, which the compiler cannot see through: it then keeps the
+    // record packed (one register per item) up to rank_positions instead of its parts (digit,
+    // counter address, rank). NVIDIA's Vulkan driver, H200 (docs/benchmarks.md sessions 36-37):
+    // 56 -> 53 registers at 384 x 9, pairs' 64 -> 52 at 512 x 8 (u32 pairs 2^28 1.3 % faster);
+    // the large tile of 384 x 18 in two rounds takes 56, 80 without. Not in onesweep
+    // (RANK_EARLY_VALUES), which it slowed (64 -> 52 registers, u32 keys 2^22 7 % slower).
+    rk_rank[k] = subgroupShuffle((d << 16) | (((old >> sh) & 0xFFFFu) + below), gl_SubgroupInvocationID);
+#else
     rk_rank[k] = (d << 16) | (((old >> sh) & 0xFFFFu) + below);
+#endif
   }
   barrier();
   // Invocation w < 128 owns counter word w of every subgroup (digits 2w, 2w + 1). Fields stay
@@ -284,8 +299,41 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
 #endif
 }
 
+// 32-bit keys alone (reduce-then-scan) may stage the sorted tile in rounds: where RANK_WORDS is
+// less than the tile (the plan's RadixTile::stage_rounds), round r stages positions [r *
+// RANK_WORDS, (r + 1) * RANK_WORDS) and writes them out before the next round, so that a large
+// tile needs no more shared memory than its counters or a fraction of its keys.
+#if KEY_WORDS == 1 && VALUE_WORDS == 0 && !defined(RANK_EARLY_VALUES)
+const uint RANK_ROUNDS = (TILE + RANK_WORDS - 1u) / RANK_WORDS;
+#else
+const uint RANK_ROUNDS = 1u;  // RANK_WORDS >= TILE
+#endif
+
 void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, uint valid, uint flags,
                   uint shift, uint bits) {
+#if KEY_WORDS == 1 && VALUE_WORDS == 0
+  if (RANK_ROUNDS > 1u) {
+    const uint lid = gl_LocalInvocationID.x;
+    for (uint r = 0u; r < RANK_ROUNDS; ++r) {
+      const uint first = r * RANK_WORDS;
+      if (r > 0u) barrier();  // the round before has read its keys back
+      [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+        const uint q = rk_rank[k] - first;  // wraps above RANK_WORDS for earlier positions
+        if (q < RANK_WORDS) s_mem[q] = rk_key[k];
+      }
+      barrier();  // the staged keys (and s_base) are visible
+      [[unroll]] for (uint k = 0u; k * WG_SIZE < RANK_WORDS; ++k) {
+        const uint q = lid + k * WG_SIZE;
+        if (q < RANK_WORDS && first + q < valid) {
+          const uint x = s_mem[q];
+          const uint p = first + q;
+          KeyBuf(ELEM_ADDR(keys_out, s_base[radix_digit(radix_transform(x, flags), shift, bits)] + p, KEY_SIZE)).v[0] = x;
+        }
+      }
+    }
+    return;
+  }
+#endif
   rank_scatter_stage(values_in, valid);
   rank_scatter_write(keys_out, values_in, values_out, valid, flags, shift, bits);
 }

@@ -571,28 +571,32 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
 }
 
 TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
-  // tuning::radix_large_tile_keys: on GPUs but the H200 (and not on CPU devices), 4-byte keys
-  // alone rank tiles of 384 x 15 by reduce-then-scan from 2^26 keys, pairs by onesweep tiles of
-  // 768 x 12 from 2^24 (2^21 for more than 8 bytes of key and value), where they fit the
-  // device with the subgroup ranking. Then the sorts themselves on those tiles, from a few
-  // keys on (SortOptions::debug_large_tiles_from), on every device where they fit (lavapipe's
-  // 32 KiB of shared memory hold the keys' tile, not the pairs').
+  // tuning::radix_large_tile_keys (not on CPU devices): 4-byte keys alone rank tiles of 384 x
+  // 18 (staged in two rounds) by reduce-then-scan from 2^26 keys on every GPU; on GPUs but the
+  // H200, pairs by onesweep tiles of 768 x 12 from 2^24 (2^21 for more than 8 bytes of key and
+  // value), where they fit the device with the subgroup ranking. Then the sorts themselves on
+  // those tiles, from a few keys on (SortOptions::debug_large_tiles_from), on every device
+  // where they fit (lavapipe's 32 KiB of shared memory hold the keys' tile, not the pairs').
   using detail::tuning::radix_large_tile_keys;
   constexpr uint64_t never = ~uint64_t(0);
   CHECK(radix_large_tile_keys(4, 0, false) == uint64_t(1) << 26);
+  CHECK(radix_large_tile_keys(4, 0, true) == uint64_t(1) << 26);
   CHECK(radix_large_tile_keys(8, 0, false) == never);
   CHECK(radix_large_tile_keys(4, 4, false) == uint64_t(1) << 24);
   CHECK(radix_large_tile_keys(4, 8, false) == uint64_t(1) << 21);
   CHECK(radix_large_tile_keys(8, 4, false) == uint64_t(1) << 21);
   CHECK(radix_large_tile_keys(8, 8, false) == uint64_t(1) << 21);
+  CHECK(radix_large_tile_keys(8, 0, true) == never);
   for (uint32_t kb : {4u, 8u})
-    for (uint32_t vb : {0u, 4u, 8u}) CHECK(radix_large_tile_keys(kb, vb, true) == never);
-  constexpr uint64_t keys_large = 384 * 15, pairs_large = 768 * 12;
+    for (uint32_t vb : {4u, 8u}) CHECK(radix_large_tile_keys(kb, vb, true) == never);
+  constexpr uint64_t keys_large = 384 * 18, pairs_large = 768 * 12;
 
   auto& rt = test::gpu();
   const bool cpu = rt.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  const bool rule = !cpu && !detail::tuning::radix_bandwidth_rich(rt.caps().device_name);
-  const bool h100 = rt.caps().device_name.starts_with("NVIDIA H100");  // where the rule was measured
+  const bool pairs_rule = !cpu && !detail::tuning::radix_bandwidth_rich(rt.caps().device_name);
+  // Where the rules were measured.
+  const bool h100 = rt.caps().device_name.starts_with("NVIDIA H100");
+  const bool nvidia = h100 || rt.caps().device_name.starts_with("NVIDIA H200");
   SortOptions o;
   o.value_bytes = 4;
   auto autos = RadixSort::create(rt.context(), ValueType::u32, o).value();
@@ -609,11 +613,11 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
   for (uint64_t n : {uint64_t(1) << 26, uint64_t(1) << 28}) {
     INFO("n=" << n);
     const uint64_t k = autos.tile_keys(n, false), p = autos.tile_keys(n, true);
-    if (!rule) {
-      CHECK(k == small_keys);
+    if (cpu) CHECK(k == small_keys);
+    else CHECK((k == keys_large || (!nvidia && k == small_keys)));
+    if (!pairs_rule) {
       CHECK(p == small_pairs);
     } else {
-      CHECK((k == keys_large || (!h100 && k == small_keys)));
       CHECK((p == pairs_large || (!h100 && p == small_pairs)));
       CHECK(autos64.tile_keys(n, true) == p);
     }
@@ -638,8 +642,16 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
     CHECK(small < keys_large);
     // The large tile wherever it fits: on the H100, and on lavapipe at 8 lanes or more (at 4,
     // its 96 subgroups' counters pass the 32 KiB of shared memory, as 384 x 9's do).
-    CHECK((kt == keys_large || (kt == small && !h100 && !(cpu && rt.caps().min_subgroup_size >= 8))));
-    for (uint64_t n : {from - 1, from, kt - 1, kt, kt + 1, 2 * kt - 1, 2 * kt + 1, 3 * kt + 17, uint64_t(70001)}) {
+    CHECK((kt == keys_large || (kt == small && !nvidia && !(cpu && rt.caps().min_subgroup_size >= 8))));
+    // The large tile is staged in rounds of `round` positions (common/radix_rank.glsl:
+    // RANK_ROUNDS) where its counters take less shared memory than half its keys: at 8 lanes
+    // or more (two rounds, the second of 768 keys at 8 lanes); tails end on both sides of a
+    // round's end.
+    const uint64_t round = detail::tuning::radix_rank_words(detail::tuning::kRadixKeysLargeTile4,
+                                                            std::max(rt.caps().min_subgroup_size, 1u));
+    if (kt == keys_large && rt.caps().min_subgroup_size >= 8) CHECK(round < kt);
+    for (uint64_t n : {from - 1, from, kt - 1, kt, kt + 1, kt + round - 1, kt + round, kt + round + 1, 2 * kt - 1,
+                       2 * kt + 1, 3 * kt + 17, uint64_t(70001)}) {
       INFO("keys alone on tiles of " << kt << " descending=" << descending << " n=" << n);
       check_sort(rt, keys, special_keys<uint32_t>(n, uint32_t(n) + descending), kc);
       check_sort(rt, fkeys, special_keys<float>(n, uint32_t(n) + 2), kc);
