@@ -98,7 +98,8 @@ inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // 
 // about 48 KiB of shared memory, whatever the registers allow, and sizes registers to match
 // (H200, docs/benchmarks.md session 36: 384 x 9 padded to 17 KB a workgroup took 72 registers,
 // two workgroups an SM, the downsweep 13 % slower). 384 x 9's 15 KB is the most that keeps
-// three of 384.
+// three of 384 with the tile staged at once; large sorts stage a larger one in rounds
+// (kRadixKeysLargeTile4).
 inline constexpr RadixTile kRadixKeysTiles4[] = {{384, 9}, {512, 8}, {256, 16}, {512, 4}};
 inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, {512, 4}};
 // Large sorts rank larger tiles, from radix_large_tile_keys keys on: 4-byte keys alone
@@ -124,13 +125,13 @@ inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, 
 // scan there) 2^24 0.670 / 0.736, 2^28 9.19 / 10.08; u64 pairs (onesweep) 2^23 0.956 / 0.981,
 // 2^27 13.54 / 13.36. The _wg ranking keeps its tiles.
 // Session 37: staged in two rounds, 384 x 18 keys need the shared memory of 384 x 9 and keep its
-// three workgroups an SM at 56 registers (with the rank records' identity shuffle; 80 without);
-// on both GPUs it beats 384 x 15 staged at once from 2^26 keys. Median ms, small tile / large,
-// both rounds of calls 3 (H200) and 4 (H100), docs/benchmarks.md: H200 (384 x 9 / 384 x 19 in
-// two rounds; 384 x 18 within 1 % of it, call 2) 2^24 0.487-0.489 / 0.500, 2^25 0.890 / 0.890,
-// 2^26 1.659-1.663 / 1.632-1.633, 2^27 3.266 / 3.115, 2^28 6.235-6.258 / 6.168-6.200; H100 (384
-// x 15 at once / 384 x 18 in two rounds) 2^25 0.972 / 0.954, 2^26 1.828-1.836 / 1.749, 2^27
-// 3.521 / 3.388, 2^28 6.908-6.913 / 6.656.
+// three workgroups an SM at 56 registers (with the rank records' identity shuffle; 80 without),
+// and beat both 384 x 9 and 384 x 15 from 2^26 keys. docs/benchmarks.md, median ms, two rounds,
+// before / after: H200 (call 6; before: 384 x 9) 2^25 0.886 / 0.881-0.883 (the small tile: the
+// shuffle), 2^26 1.654-1.658 / 1.619-1.625, 2^28 6.28-6.31 / 6.06 (call 3: 2^24 0.487 / 0.500
+// and 2^25 0.890 / 0.890 at 384 x 19 in two rounds); H100 (call 7; before: 384 x 15 at once from
+// 2^26) 2^25 0.969 / 0.964-0.969, 2^26 1.828-1.829 / 1.770-1.772, 2^27 3.519-3.524 / 3.413-3.419,
+// 2^28 6.909-6.914 / 6.706-6.717.
 inline constexpr RadixTile kRadixKeysLargeTile4 = {384, 18, 2};
 inline constexpr RadixTile kRadixPairsLargeTile = {768, 12};
 // A sort takes its large tile from this many keys on (kRadixNoLargeTile: never): 4-byte keys
