@@ -105,8 +105,8 @@ inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, 
 // Large sorts rank larger tiles, from radix_large_tile_keys keys on: 4-byte keys alone
 // (reduce-then-scan) on every GPU tiles of 384 x 18 staged in two rounds, pairs (onesweep) on
 // GPUs with less memory bandwidth per SM than the H200 (!radix_bandwidth_rich) tiles of 768 x
-// 12. Each tile writes longer runs of every
-// digit, so fewer 32-byte sectors are written in parts by two tiles (what the H100 pays for
+// 12. Each tile writes longer runs of every digit, so fewer 32-byte sectors are written in
+// parts by two tiles (what the H100 pays for
 // far beyond their bytes: session 32's digit bytes), and there are fewer tiles to rank, count
 // and look back over; it costs occupancy (80 registers: two workgroups of 384 per SM instead
 // of three, one of 768 instead of two of 512), which wins once the sort is large. H100,

@@ -42,7 +42,8 @@
 //   rule is one function, choose_algorithm in engine/plan/sort.cpp; a call with a
 //   Count::on_device decides from the count's maximum.
 //   RadixSort::algorithm(n, pairs) says which a call runs.
-// The rank, where the device has subgroup ballots (and SortOptions::use_subgroup_ops): a
+// The rank, where the device has subgroup ballots and shuffles (and
+// SortOptions::use_subgroup_ops): a
 // match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
 // bit of the pass to find the lanes with the same digit, per-subgroup digit counters in shared
 // memory; keys and values are then staged through shared memory in sorted order so that the
@@ -50,11 +51,12 @@
 // from 4 to 128 where the shared memory holds one tile of keys and 256 16-bit counters per
 // subgroup (tiles of 512 x 8 keys, or 256 x 16 with small subgroups; keys-only
 // reduce-then-scan sorts rank tiles of 384 x 9 keys of 4 bytes or 384 x 8 of 8 bytes, whose
-// fewer registers let more workgroups run at once). On GPUs other than the H200 large sorts
-// rank larger tiles, whose longer runs per digit write fewer partial memory sectors: 4-byte
-// keys alone 384 x 15 from 2^26 keys, pairs by onesweep 768 x 12 from 2^24 keys (2^21 where
-// key and value take more than 8 bytes), as measured on an H100 (session 33);
-// RadixSort::tile_keys says which a call ranks. Otherwise, or without subgroup operations,
+// fewer registers let more workgroups run at once). Large sorts on GPUs rank larger tiles,
+// whose longer runs per digit write fewer partial memory sectors and leave fewer tiles to
+// count: 4-byte keys alone 384 x 18 from 2^26 keys, staged and written in two rounds so that
+// they need the shared memory of 384 x 9 (H200 and H100, session 37); on GPUs other than the
+// H200, pairs by onesweep 768 x 12 from 2^24 keys (2^21 where key and value take more than 8
+// bytes), as measured on an H100 (session 33); RadixSort::tile_keys says which a call ranks. Otherwise, or without subgroup operations,
 // 2-bit split scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms
 // use the same ranking code (shaders/common/radix_rank.glsl). engine/plan/tuning.hpp lists the
 // shapes and their figures.

@@ -640,13 +640,12 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
     auto fkeys = make_sort<float>(rt, kc);
     const uint64_t small = keys.tile_keys(from - 1, false), kt = keys.tile_keys(from, false);
     CHECK(small < keys_large);
-    // The large tile wherever it fits: on the H100, and on lavapipe at 8 lanes or more (at 4,
-    // its 96 subgroups' counters pass the 32 KiB of shared memory, as 384 x 9's do).
+    // The large tile wherever it fits: on the H100 and H200, and on lavapipe at 8 lanes or more
+    // (at 4, its 96 subgroups' counters pass the 32 KiB of shared memory, as 384 x 9's do).
     CHECK((kt == keys_large || (kt == small && !nvidia && !(cpu && rt.caps().min_subgroup_size >= 8))));
     // The large tile is staged in rounds of `round` positions (common/radix_rank.glsl:
-    // RANK_ROUNDS) where its counters take less shared memory than half its keys: at 8 lanes
-    // or more (two rounds, the second of 768 keys at 8 lanes); tails end on both sides of a
-    // round's end.
+    // RANK_ROUNDS) wherever its counters take fewer words than its keys: two rounds at 8 lanes
+    // or more (at 8, the second of 768 keys); tails end on both sides of the first round's end.
     const uint64_t round = detail::tuning::radix_rank_words(detail::tuning::kRadixKeysLargeTile4,
                                                             std::max(rt.caps().min_subgroup_size, 1u));
     if (kt == keys_large && rt.caps().min_subgroup_size >= 8) CHECK(round < kt);
