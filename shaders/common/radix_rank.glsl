@@ -304,14 +304,13 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
 // RANK_WORDS, (r + 1) * RANK_WORDS) and writes them out before the next round, so that a large
 // tile needs no more shared memory than its counters or a fraction of its keys.
 #if KEY_WORDS == 1 && VALUE_WORDS == 0 && !defined(RANK_EARLY_VALUES)
+#define RANK_IN_ROUNDS 1
 const uint RANK_ROUNDS = (TILE + RANK_WORDS - 1u) / RANK_WORDS;
-#else
-const uint RANK_ROUNDS = 1u;  // RANK_WORDS >= TILE
 #endif
 
 void rank_scatter(uint64_t keys_out, uint64_t values_in, uint64_t values_out, uint valid, uint flags,
                   uint shift, uint bits) {
-#if KEY_WORDS == 1 && VALUE_WORDS == 0
+#if defined(RANK_IN_ROUNDS)
   if (RANK_ROUNDS > 1u) {
     const uint lid = gl_LocalInvocationID.x;
     for (uint r = 0u; r < RANK_ROUNDS; ++r) {
