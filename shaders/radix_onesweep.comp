@@ -36,7 +36,18 @@
 // zeroes its tile's words of the region pass p + 1 uses (clear_addr), which pass p - 1 used: no
 // fill between passes.
 // A trivial pass (one digit holds every key) copies the tile. Needs WG_SIZE >= 256.
+// ONESWEEP_ROUNDS (32-bit keys alone, _sg; the plan's large tiles): the tile's digit counts are
+// taken by shared atomics before the ranking and published at once (as CUB's early counts), the
+// look-back runs once the positions are known, with keys and positions in registers, and the
+// sorted tile is then staged and written in rounds (common/radix_rank.glsl, RANK_IN_ROUNDS), so
+// that 384 x 18 keys need the shared memory of 384 x 9 and three workgroups fit an SM (H200,
+// docs/benchmarks.md session 38: u32 keys 2^28 onesweep 9.00 -> 6.91 ms, 2^22 0.183 -> 0.167).
+// Its look-back's scratch (the fallback's counts, tile 0's global offsets) lives in the ranking's
+// array, free between the positions and the staging.
 #include "vkprim.glsl"
+#if defined(ONESWEEP_ROUNDS) && !(defined(SUBGROUP) && KEY_WORDS == 1 && VALUE_WORDS == 0)
+#error ONESWEEP_ROUNDS: 32-bit keys alone, subgroup ranking
+#endif
 #include "radix.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 
@@ -59,11 +70,13 @@ layout(push_constant) uniform Push {
   uint stall_period;      // testing: tiles with id % period == period - 1 never publish (0: off)
 } pc;
 
+#if !defined(ONESWEEP_ROUNDS)
 shared uint s_count[RADIX_DIGITS];  // the tile's digit counts
 #if !defined(SUBGROUP)
 #define RADIX_RANK_COUNTS s_count
 #endif
 #define RANK_EARLY_VALUES  // step 5
+#endif
 #include "radix_rank.glsl"
 #include "radix_pass.glsl"
 
@@ -91,40 +104,55 @@ void publish(StateBuf st, uint i, uint word) {
 
 shared uint s_tile;
 shared uint s_trivial;
+#if defined(ONESWEEP_ROUNDS)
+// In the ranking's array (RANK_WORDS >= 1024: engine/plan/tuning.hpp asserts it of the large
+// tile), whose words [0, 256) hold the tile's digit counts during the look-back.
+#define GOFF(d) s_mem[768u + (d)]
+#define SCRATCH(d) s_mem[512u + (d)]
+#else
 shared uint s_goff[RADIX_DIGITS];     // global digit offsets (exclusive scan of the histogram)
 shared uint s_scratch[RADIX_DIGITS];  // a blocking tile's digit counts (fallback)
+#define GOFF(d) s_goff[d]
+#define SCRATCH(d) s_scratch[d]
+#endif
 shared uint s_lb_open;                // digits still looking back
 shared uint s_lb_fall;                // 1 + the tile to fall back on, the nearest asked for (0: none)
 
-// s_goff[d] = keys of the pass with a digit below d: where digit d starts in the output.
+// GOFF(d) = keys of the pass with a digit below d: where digit d starts in the output.
 void global_digit_offsets() {
   const uint lid = gl_LocalInvocationID.x;
   uint h = 0u;
   if (lid < RADIX_DIGITS) {
     h = U32Buf(pc.hist_addr).v[pc.pass * RADIX_DIGITS + lid];
-    s_goff[lid] = h;
+    GOFF(lid) = h;
   }
   barrier();
   for (uint o = 1u; o < RADIX_DIGITS; o <<= 1u) {  // Hillis-Steele inclusive scan
     uint v = 0u;
-    if (lid < RADIX_DIGITS && lid >= o) v = s_goff[lid - o];
+    if (lid < RADIX_DIGITS && lid >= o) v = GOFF(lid - o);
     barrier();
-    if (lid < RADIX_DIGITS) s_goff[lid] += v;
+    if (lid < RADIX_DIGITS) GOFF(lid) += v;
     barrier();
   }
-  if (lid < RADIX_DIGITS) s_goff[lid] -= h;
+  if (lid < RADIX_DIGITS) GOFF(lid) -= h;
   barrier();
 }
 
-// Fallback: s_scratch[d] = the keys of tile t (a full tile: t precedes the caller's) with digit d.
+// Fallback: SCRATCH(d) = the keys of tile t (a full tile: t precedes the caller's) with digit d.
 void tile_digit_counts(uint t) {
   const uint lid = gl_LocalInvocationID.x;
-  if (lid < RADIX_DIGITS) s_scratch[lid] = 0u;
+  if (lid < RADIX_DIGITS) SCRATCH(lid) = 0u;
   barrier();
   KeyBuf keys = KeyBuf(pc.keys_in + uint64_t(t) * TILE * (4u * KEY_WORDS));
+#if defined(ONESWEEP_ROUNDS)
+  // One key at a time: the caller's keys hold the registers a tile would need.
+  [[dont_unroll]] for (uint k = 0u; k < ITEMS; ++k)
+    atomicAdd(SCRATCH(radix_digit(radix_transform(keys.v[lid + k * WG_SIZE], RADIX_FLAGS), pc.shift, pc.bits)), 1u);
+#else
   Key key[ITEMS];  // every load in flight before the first atomic
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) key[k] = keys.v[lid + k * WG_SIZE];
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) atomicAdd(s_scratch[radix_digit(radix_transform(key[k], RADIX_FLAGS), pc.shift, pc.bits)], 1u);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) atomicAdd(SCRATCH(radix_digit(radix_transform(key[k], RADIX_FLAGS), pc.shift, pc.bits)), 1u);
+#endif
   barrier();
 }
 
@@ -197,11 +225,11 @@ uint look_back(StateBuf st, uint tile, uint count, bool publishes) {
       uint goff = 0u;
       if (t == 0u) {
         global_digit_offsets();
-        if (lid < RADIX_DIGITS) goff = s_goff[lid];
+        if (lid < RADIX_DIGITS) goff = GOFF(lid);
       }
       tile_digit_counts(t);
       if (!done && j == t) {
-        acc += s_scratch[lid] + goff;
+        acc += SCRATCH(lid) + goff;
         spins = 0u;
         if (t == 0u) {
           done = true;
@@ -224,7 +252,9 @@ void main() {
     s_tile = atomicAdd(st.w[0], 1u);
     s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   }
+#if !defined(ONESWEEP_ROUNDS)
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_count[d] = 0u;
+#endif
   barrier();
   const uint tile = UNIFORM(s_tile);
   const uint tiles = uint((uint64_t(n) + TILE - 1u) / TILE);
@@ -243,6 +273,39 @@ void main() {
     return;
   }
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
+#if defined(ONESWEEP_ROUNDS)
+  const uint word = LB_HEADER + tile * RADIX_DIGITS;
+  // The tile's digit counts (in s_base until the positions), published before the ranking.
+  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
+  rank_load(KeyBuf(kin), valid);  // ends with a barrier
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
+    if (rank_element(k) < valid) atomicAdd(s_base[radix_digit(radix_transform(rk_key[k], RADIX_FLAGS), pc.shift, pc.bits)], 1u);
+  barrier();
+  if (lid < RADIX_DIGITS && publishes && tile != 0u) publish(st, word + lid, LB_AGGREGATE | s_base[lid]);
+  const uint pair = rank_match(valid, RADIX_FLAGS, pc.shift, pc.bits);  // its barriers end s_base's reads
+  const uint start = rank_positions(pair);  // ends with a barrier: s_mem is free
+  if (lid < 128u) {
+    s_base[2u * lid] = start;
+    s_base[2u * lid + 1u] = start + (pair & 0xFFFFu);
+    s_mem[2u * lid] = pair & 0xFFFFu;
+    s_mem[2u * lid + 1u] = pair >> 16;
+  }
+  if (tile == 0u) global_digit_offsets();  // barriers
+  barrier();
+  const uint count = lid < RADIX_DIGITS ? s_mem[lid] : 0u;
+  uint prefix = 0u;
+  if (tile == 0u) {
+    if (lid < RADIX_DIGITS) {
+      prefix = GOFF(lid);
+      if (publishes) publish(st, word + lid, LB_INCLUSIVE | (prefix + count));
+    }
+  } else {
+    prefix = look_back(st, tile, count, publishes);
+  }
+  barrier();  // every read of s_mem is done: the staging may overwrite it
+  if (lid < RADIX_DIGITS) s_base[lid] = prefix - s_base[lid];
+  rank_scatter(pc.keys_out, 0ul, 0ul, valid, RADIX_FLAGS, pc.shift, pc.bits);  // a barrier before s_base's reads
+#else
   if (tile == 0u) global_digit_offsets();
   const uint word = LB_HEADER + tile * RADIX_DIGITS;
 
@@ -256,8 +319,8 @@ void main() {
     s_count[2u * lid + 1u] = c1;
     if (publishes) {
       if (tile == 0u) {
-        publish(st, word + 2u * lid, LB_INCLUSIVE | (s_goff[2u * lid] + c0));
-        publish(st, word + 2u * lid + 1u, LB_INCLUSIVE | (s_goff[2u * lid + 1u] + c1));
+        publish(st, word + 2u * lid, LB_INCLUSIVE | (GOFF(2u * lid) + c0));
+        publish(st, word + 2u * lid + 1u, LB_INCLUSIVE | (GOFF(2u * lid + 1u) + c1));
       } else {
         publish(st, word + 2u * lid, LB_AGGREGATE | c0);
         publish(st, word + 2u * lid + 1u, LB_AGGREGATE | c1);
@@ -272,7 +335,7 @@ void main() {
 #else
   rank_wg_load(KeyBuf(kin), valid, RADIX_FLAGS, pc.shift, pc.bits);  // counts into s_count
   if (lid < RADIX_DIGITS && publishes)
-    publish(st, word + lid, tile == 0u ? LB_INCLUSIVE | (s_goff[lid] + s_count[lid]) : LB_AGGREGATE | s_count[lid]);
+    publish(st, word + lid, tile == 0u ? LB_INCLUSIVE | (GOFF(lid) + s_count[lid]) : LB_AGGREGATE | s_count[lid]);
   rank_wg_sort(valid, pc.bits);
 #endif
 
@@ -289,7 +352,7 @@ void main() {
 #endif
   uint prefix = 0u;
   if (tile == 0u) {
-    if (lid < RADIX_DIGITS) prefix = s_goff[lid];
+    if (lid < RADIX_DIGITS) prefix = GOFF(lid);
   } else {
     prefix = look_back(st, tile, count, publishes);
   }
@@ -303,4 +366,5 @@ void main() {
   barrier();
   rank_wg_scatter(kin, pc.keys_out, vin, pc.values_out, valid);
 #endif
+#endif  // ONESWEEP_ROUNDS
 }

@@ -23,7 +23,8 @@
 // describes both. Keys-only reduce-then-scan sorts with the subgroup ranking rank tiles of their
 // own shape (tuning::kRadixKeysTiles4 / 8, upsweep included); the rest take tuning::kRadixTiles.
 // Large sorts on some devices take larger tiles (tuning::radix_large_tile_keys): 4-byte keys
-// alone by reduce-then-scan, pairs by onesweep (SortPlan::large).
+// alone by either algorithm (onesweep's in its ONESWEEP_ROUNDS build), pairs by onesweep
+// (SortPlan::large).
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written. Sorts of 2^32 keys and more run reduce-then-scan
 // with the *_wide builds of its passes (64-bit key counts, offsets and positions; created where
@@ -50,14 +51,16 @@ std::string str(uint64_t v) { return std::to_string(v); }
 
 // The algorithm a sort of at most n keys of key_bytes runs, with values of value_bytes (0: keys
 // only). automatic, on GPUs: onesweep up to tuning::radix_onesweep_auto_keys(key_bytes,
-// value_bytes, bandwidth_rich) keys, where its fewer dispatches and reads (no per-pass upsweep
-// and offsets pass) win, reduce-then-scan beyond, where its lighter downsweep wins; on CPU
+// value_bytes, bandwidth_rich, keys_large_tile) keys, where its fewer dispatches and reads (no
+// per-pass upsweep and offsets pass) win, reduce-then-scan beyond, where its lighter downsweep wins; on CPU
 // devices (lavapipe) reduce-then-scan, which never waits on another workgroup (as the scan's
 // default). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts by
 // reduce-then-scan.
 SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes,
-                               uint32_t value_bytes, bool cpu, bool bandwidth_rich) {
-  const bool small = n <= tuning::radix_onesweep_auto_keys(key_bytes, value_bytes, bandwidth_rich);
+                               uint32_t value_bytes, bool cpu, bool bandwidth_rich,
+                               bool keys_large_tile) {
+  const bool small =
+      n <= tuning::radix_onesweep_auto_keys(key_bytes, value_bytes, bandwidth_rich, keys_large_tile);
   const bool onesweep = requested == SortAlgorithm::onesweep ||
                         (requested == SortAlgorithm::automatic && !cpu && small);
   return onesweep && n <= tuning::kRadixOnesweepMaxKeys ? SortAlgorithm::onesweep
@@ -84,10 +87,13 @@ struct SortPlan {
   RadixTileShape tile;       // pairs and onesweep (tuning::kRadixTiles)
   RadixTileShape keys_tile;  // keys-only reduce-then-scan (_sg: tuning::kRadixKeysTiles4 / 8)
   // Large sorts' tiles (tuning::radix_large_tile_keys; _sg only, where they fit): keys alone by
-  // reduce-then-scan from keys_large_from keys, pairs by onesweep from pairs_large_from.
+  // reduce-then-scan from keys_large_from keys and by onesweep from keys_large_onesweep_from,
+  // pairs by onesweep from pairs_large_from.
   RadixTileShape keys_large, pairs_large;
-  uint64_t keys_large_from = tuning::kRadixNoLargeTile, pairs_large_from = tuning::kRadixNoLargeTile;
-  Pipeline upsweep_keys_large, downsweep_keys_large, onesweep_pairs_large;
+  uint64_t keys_large_from = tuning::kRadixNoLargeTile;
+  uint64_t keys_large_onesweep_from = tuning::kRadixNoLargeTile;
+  uint64_t pairs_large_from = tuning::kRadixNoLargeTile;
+  Pipeline upsweep_keys_large, downsweep_keys_large, onesweep_keys_large, onesweep_pairs_large;
   Pipeline varying, upsweep_keys, downsweep_keys;      // keys_tile
   Pipeline upsweep_pairs, downsweep_pairs;             // tile; where value_bytes != 0
   Pipeline histogram, onesweep_keys, onesweep_pairs;  // tile; only where onesweep may run
@@ -109,7 +115,9 @@ struct SortPlan {
   // keys and more), so that the large shapes never meet the stripes' 32-bit counts.
   bool large(uint64_t n, bool pairs) const {
     if (pairs) return n >= pairs_large_from && algorithm(n, true) == SortAlgorithm::onesweep;
-    return n >= keys_large_from && !wide(n) && algorithm(n, false) == SortAlgorithm::reduce_then_scan;
+    if (wide(n)) return false;
+    const bool onesweep = algorithm(n, false) == SortAlgorithm::onesweep;
+    return n >= (onesweep ? keys_large_onesweep_from : keys_large_from);
   }
   // The large tiles are the larger (tuning::radix_large_tiles_larger): the small ones bound the
   // tile count.
@@ -131,7 +139,8 @@ struct SortPlan {
   bool wide(uint64_t n) const { return wide_forced || n > 0xFFFFFFFFull; }
   SortAlgorithm algorithm(uint64_t n, bool pairs) const {
     if (wide(n)) return SortAlgorithm::reduce_then_scan;
-    return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu, bandwidth_rich);
+    return choose_algorithm(requested, n, key_bytes, pairs ? value_bytes : 0, cpu, bandwidth_rich,
+                            keys_large_onesweep_from != tuning::kRadixNoLargeTile);
   }
 
   // Temp layout, reduce-then-scan: [varying bits: 16 bytes] [digit counts of each digit pass]
@@ -316,7 +325,8 @@ struct SortPlan {
     };
 
     if (onesweep) {
-      const Pipeline& one = pairs ? (lg ? onesweep_pairs_large : onesweep_pairs) : onesweep_keys;
+      const Pipeline& one = lg ? (pairs ? onesweep_pairs_large : onesweep_keys_large)
+                               : (pairs ? onesweep_pairs : onesweep_keys);
       uint64_t src_k = keys_in.address, src_v = vin;
       for (uint32_t p = 0; p < passes; ++p) {
         uint64_t dst_k, dst_v;
@@ -555,26 +565,36 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   }
   // The large sorts' tiles: by tuning::radix_large_tile_keys on GPUs (CPU devices: never), or
   // from SortOptions::debug_large_tiles_from keys on any device; with the subgroup ranking, where
-  // they fit (else the sort keeps its tiles at every size). 4-byte keys alone (reduce-then-scan)
-  // and pairs by onesweep only.
+  // they fit (else the sort keeps its tiles at every size). 4-byte keys alone (by either
+  // algorithm; onesweep's in its ONESWEEP_ROUNDS build, radix_onesweep_k1_v0_sg_rounds) and pairs
+  // by onesweep only.
   {
     using namespace detail::tuning;
     const uint64_t dbg = o.debug_large_tiles_from;
-    const auto from = [&](uint32_t value_bytes) {
-      return dbg ? dbg : plan->cpu ? kRadixNoLargeTile : radix_large_tile_keys(plan->key_bytes, value_bytes, plan->bandwidth_rich);
+    const auto from = [&](uint32_t value_bytes, bool onesweep) {
+      return dbg ? dbg
+             : plan->cpu ? kRadixNoLargeTile
+                         : radix_large_tile_keys(plan->key_bytes, value_bytes, plan->bandwidth_rich, onesweep);
     };
     if (plan->key_bytes == 4 && plan->tile.subgroup && fits(kRadixKeysLargeTile4, true, false)) {
-      plan->keys_large_from = from(0);
+      plan->keys_large_from = from(0, false);
       plan->keys_large = shape_of(kRadixKeysLargeTile4, true);
+      const uint64_t rounds_bytes = radix_onesweep_rounds_shared_bytes(kRadixKeysLargeTile4, min_sg);
+      if (may_onesweep && rounds_bytes <= caps.max_shared_memory) plan->keys_large_onesweep_from = from(0, true);
     }
     if (o.value_bytes && may_onesweep && plan->tile.subgroup && fits(kRadixPairsLargeTile, true, true)) {
-      plan->pairs_large_from = from(o.value_bytes);
+      plan->pairs_large_from = from(o.value_bytes, true);
       plan->pairs_large = shape_of(kRadixPairsLargeTile, true);
     }
-    if (plan->keys_large_from != kRadixNoLargeTile) {
+    // A sort with no bits to sort copies by the downsweep's tiles (either algorithm).
+    if (plan->keys_large_from != kRadixNoLargeTile ||
+        plan->keys_large_onesweep_from != kRadixNoLargeTile) {
       VKPRIM_TRY(upsweep(plan->keys_large, plan->upsweep_keys_large));
       VKPRIM_TRY(ranking("radix_downsweep", down_push, 0, plan->keys_large, plan->downsweep_keys_large));
     }
+    if (plan->keys_large_onesweep_from != kRadixNoLargeTile)
+      VKPRIM_TRY(ranking("radix_onesweep", one_push, 0, plan->keys_large, plan->onesweep_keys_large,
+                         "_rounds"));
     if (plan->pairs_large_from != kRadixNoLargeTile)
       VKPRIM_TRY(ranking("radix_onesweep", one_push, o.value_bytes, plan->pairs_large, plan->onesweep_pairs_large));
   }

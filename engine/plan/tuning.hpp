@@ -132,15 +132,27 @@ inline constexpr RadixTile kRadixKeysTiles8[] = {{384, 8}, {512, 8}, {256, 16}, 
 // and 2^25 0.890 / 0.890 at 384 x 19 in two rounds); H100 (call 7; before: 384 x 15 at once from
 // 2^26) 2^25 0.969 / 0.964-0.969, 2^26 1.828-1.829 / 1.770-1.772, 2^27 3.519-3.524 / 3.413-3.419,
 // 2^28 6.909-6.914 / 6.706-6.717.
+// Session 38: onesweep's 4-byte keys alone on the same tile (shaders/radix_onesweep.comp,
+// ONESWEEP_ROUNDS: the tile's digit counts published before the ranking, the look-back once the
+// positions are known, the tile then staged in two rounds; 56 registers, three workgroups an
+// SM). H200, docs/benchmarks.md session 38, median ms, onesweep's 512 x 8 / 384 x 18 (calls 2
+// and 4): 2^20 0.0751-0.0760 / 0.0799-0.0805, 2^21 0.1138-0.1148 / 0.1110-0.1116, 2^22
+// 0.1817-0.1831 / 0.1663-0.1704, 2^23 0.329 / 0.276 (reduce-then-scan 0.293-0.295), 2^24 0.615
+// / 0.487 (reduce-then-scan 0.483-0.486), 2^28 9.00 / 6.91 (reduce-then-scan 6.06-6.10). The
+// digit counts published before the ranking made the difference (call 2): with them published
+// after it, 384 x 18 took 63 registers (two workgroups an SM) and 8.96 ms at 2^28, and 384 x 9
+// at 51 registers 9.28 against 8.55 with early counts.
 inline constexpr RadixTile kRadixKeysLargeTile4 = {384, 18, 2};
 inline constexpr RadixTile kRadixPairsLargeTile = {768, 12};
 // A sort takes its large tile from this many keys on (kRadixNoLargeTile: never): 4-byte keys
-// alone from 2^26; where not bandwidth-rich, pairs of 8 bytes a key and value from 2^24, wider
-// pairs from 2^21 (their scatter moves twice the bytes per key; 4-byte keys with 8-byte values,
-// unmeasured, included).
+// alone from 2^26 by reduce-then-scan and from 2^21 by onesweep; where not bandwidth-rich, pairs
+// of 8 bytes a key and value from 2^24, wider pairs from 2^21 (their scatter moves twice the
+// bytes per key; 4-byte keys with 8-byte values, unmeasured, included).
 inline constexpr uint64_t kRadixNoLargeTile = ~uint64_t(0);
-constexpr uint64_t radix_large_tile_keys(uint32_t key_bytes, uint32_t value_bytes, bool bandwidth_rich) {
-  if (value_bytes == 0) return key_bytes <= 4 ? uint64_t(1) << 26 : kRadixNoLargeTile;
+constexpr uint64_t radix_large_tile_keys(uint32_t key_bytes, uint32_t value_bytes,
+                                         bool bandwidth_rich, bool onesweep) {
+  if (value_bytes == 0)
+    return key_bytes > 4 ? kRadixNoLargeTile : uint64_t(1) << (onesweep ? 21 : 26);
   if (bandwidth_rich) return kRadixNoLargeTile;
   return key_bytes + value_bytes <= 8 ? uint64_t(1) << 24 : uint64_t(1) << 21;
 }
@@ -278,8 +290,13 @@ inline constexpr uint64_t kRadixOnesweepMaxKeys = (uint64_t(1) << 30) - 1;
 // wins at every size, with 4-byte keys (half the upsweep's reads) up to 2^22 since session 24;
 // keys alone rank tiles of 384 x 9 or 384 x 8 in reduce-then-scan (three workgroups per SM),
 // which wins from 2^23 keys.
-constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes, bool bandwidth_rich) {
-  if (key_bytes <= 4 && value_bytes == 0) return uint64_t(1) << 22;  // keys of 4 bytes alone
+// Session 38: 4-byte keys alone up to 2^23 where onesweep has its large tile for them
+// (keys_large_tile; 2^23 0.276 against reduce-then-scan's 0.293-0.295, 2^24 0.487 against
+// 0.483-0.486: kRadixKeysLargeTile4's figures), else up to 2^22.
+constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_bytes,
+                                            bool bandwidth_rich, bool keys_large_tile) {
+  if (key_bytes <= 4 && value_bytes == 0)  // 4-byte keys alone
+    return uint64_t(1) << (keys_large_tile ? 23 : 22);
   if (!bandwidth_rich || (key_bytes > 4 && value_bytes != 0)) return kRadixOnesweepMaxKeys;
   return uint64_t(1) << 22;
 }
@@ -292,6 +309,12 @@ constexpr bool radix_bandwidth_rich(std::string_view device_name) {
 constexpr uint64_t radix_onesweep_shared_bytes(RadixTile t, bool subgroup, uint32_t min_subgroup) {
   return radix_downsweep_shared_bytes(t, subgroup, min_subgroup) + 3 * 256 * 4 + 16;
 }
+// Its ONESWEEP_ROUNDS build (4-byte keys alone, the large tile): the downsweep's array, whose
+// words 512-1023 hold the look-back's scratch, and four words of control.
+constexpr uint64_t radix_onesweep_rounds_shared_bytes(RadixTile t, uint32_t min_subgroup) {
+  return radix_downsweep_shared_bytes(t, true, min_subgroup) + 16;
+}
+static_assert(radix_rank_words(kRadixKeysLargeTile4, 128) >= 1024);
 // Look-back: reads of one predecessor's word that is not ready before the workgroup counts that
 // tile's digits itself. Each is one volatile load (~0.5 us on an H100), so this waits about as
 // long as the scan's kSpinLimit look-back steps before falling back.

@@ -33,11 +33,12 @@
 //   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
 //   call from n, or from the maximum of a Count::on_device).
 // - automatic: on GPUs, onesweep (fewer dispatches and reads: no per-pass upsweep and offsets
-//   pass) up to 2^22 keys of 4 bytes alone and, for pairs and 8-byte keys, at every size it can
-//   take; reduce-then-scan beyond (a lighter downsweep), as measured on an H100 (docs/
-//   benchmarks.md, sessions 21 and 32). On the H200, whose memory bandwidth makes the upsweep's
-//   read cheap, onesweep only up to 2^22 keys of 4 bytes (alone or with values) and of 8 bytes
-//   alone, and for 8-byte keys with values at every size (sessions 11, 20-22 and 24);
+//   pass) up to 2^23 keys of 4 bytes alone (2^22 where onesweep's large tile for them does not
+//   fit, below) and, for pairs and 8-byte keys, at every size it can take; reduce-then-scan
+//   beyond (a lighter downsweep), as measured on an H100 (docs/benchmarks.md, sessions 21, 32
+//   and 38). On the H200, whose memory bandwidth makes the upsweep's read cheap, onesweep for
+//   4-byte keys alone as above, up to 2^22 keys of 4 bytes with values and of 8 bytes alone,
+//   and for 8-byte keys with values at every size (sessions 11, 20-22, 24 and 38);
 //   on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup. The
 //   rule is one function, choose_algorithm in engine/plan/sort.cpp; a call with a
 //   Count::on_device decides from the count's maximum.
@@ -53,8 +54,10 @@
 // reduce-then-scan sorts rank tiles of 384 x 9 keys of 4 bytes or 384 x 8 of 8 bytes, whose
 // fewer registers let more workgroups run at once). Large sorts on GPUs rank larger tiles,
 // whose longer runs per digit write fewer partial memory sectors and leave fewer tiles to
-// count: 4-byte keys alone 384 x 18 from 2^26 keys, staged and written in two rounds so that
-// they need the shared memory of 384 x 9 (H200 and H100, session 37); on GPUs other than the
+// count: 4-byte keys alone 384 x 18, staged and written in two rounds so that they need the
+// shared memory of 384 x 9 (H200 and H100), by reduce-then-scan from 2^26 keys (session 37) and
+// by onesweep from 2^21, whose build for them publishes the tile's digit counts before the
+// ranking and looks back once the keys are ranked (session 38); on GPUs other than the
 // H200, pairs by onesweep 768 x 12 from 2^24 keys (2^21 where key and value take more than 8
 // bytes), as measured on an H100 (session 33); RadixSort::tile_keys says which a call ranks. Otherwise, or without subgroup operations,
 // 2-bit split scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms
@@ -105,7 +108,7 @@ struct SortOptions {
   // that sorts of 2^32 keys and more use, so that they can be tested on small data.
   bool debug_wide_offsets = false;
   // Testing aid: the large sorts' tiles from this many keys on (0: the device's rule), on any
-  // device where they fit, for 4-byte keys alone by reduce-then-scan and pairs by onesweep.
+  // device where they fit, for 4-byte keys alone (either algorithm) and pairs by onesweep.
   uint64_t debug_large_tiles_from = 0;
 };
 

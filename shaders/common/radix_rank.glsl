@@ -154,8 +154,9 @@ uint rank_match(uint valid, uint flags, uint shift, uint bits) {
     // record packed (one register per item) up to rank_positions instead of its parts (digit,
     // counter address, rank). NVIDIA's Vulkan driver, H200 (docs/benchmarks.md sessions 36-37):
     // 56 -> 53 registers at 384 x 9, pairs' 64 -> 52 at 512 x 8 (u32 pairs 2^28 1.3 % faster);
-    // the large tile of 384 x 18 in two rounds takes 56, 80 without. Not in onesweep
-    // (RANK_EARLY_VALUES), which it slowed (64 -> 52 registers, u32 keys 2^22 7 % slower).
+    // the large tile of 384 x 18 in two rounds takes 56, 80 without. Not in onesweep where it
+    // stages the tile before its look-back (RANK_EARLY_VALUES), which it slowed (64 -> 52
+    // registers, u32 keys 2^22 7 % slower); in its ONESWEEP_ROUNDS build, 56.
     rk_rank[k] = subgroupShuffle((d << 16) | (((old >> sh) & 0xFFFFu) + below), gl_SubgroupInvocationID);
 #else
     rk_rank[k] = (d << 16) | (((old >> sh) & 0xFFFFu) + below);
@@ -299,10 +300,11 @@ void rank_scatter_write(uint64_t keys_out, uint64_t values_in, uint64_t values_o
 #endif
 }
 
-// 32-bit keys alone (reduce-then-scan) may stage the sorted tile in rounds: where RANK_WORDS is
-// less than the tile (the plan's RadixTile::stage_rounds), round r stages positions [r *
-// RANK_WORDS, (r + 1) * RANK_WORDS) and writes them out before the next round, so that a large
-// tile needs no more shared memory than its counters or a fraction of its keys.
+// 32-bit keys alone (reduce-then-scan, and onesweep's ONESWEEP_ROUNDS build) may stage the
+// sorted tile in rounds: where RANK_WORDS is less than the tile (the plan's
+// RadixTile::stage_rounds), round r stages positions [r * RANK_WORDS, (r + 1) * RANK_WORDS) and
+// writes them out before the next round, so that a large tile needs no more shared memory than
+// its counters or a fraction of its keys.
 #if KEY_WORDS == 1 && VALUE_WORDS == 0 && !defined(RANK_EARLY_VALUES)
 #define RANK_IN_ROUNDS 1
 const uint RANK_ROUNDS = (TILE + RANK_WORDS - 1u) / RANK_WORDS;

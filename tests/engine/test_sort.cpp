@@ -538,14 +538,18 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   CHECK(!detail::tuning::radix_bandwidth_rich("NVIDIA H100 80GB HBM3"));
   CHECK(!detail::tuning::radix_bandwidth_rich("llvmpipe (LLVM 15.0.6, 256 bits)"));
   for (bool h200 : {false, true}) {
-    CHECK(radix_onesweep_auto_keys(4, 0, h200) == uint64_t(1) << 22);
-    CHECK(radix_onesweep_auto_keys(4, 4, h200) == (h200 ? uint64_t(1) << 22 : limit));
-    CHECK(radix_onesweep_auto_keys(4, 8, h200) == (h200 ? uint64_t(1) << 22 : limit));
-    CHECK(radix_onesweep_auto_keys(8, 0, h200) == (h200 ? uint64_t(1) << 22 : limit));
-    CHECK(radix_onesweep_auto_keys(8, 8, h200) == limit);
+    for (bool large : {false, true}) {  // whether onesweep has its large tile for 4-byte keys alone
+      CHECK(radix_onesweep_auto_keys(4, 0, h200, large) == uint64_t(1) << (large ? 23 : 22));
+      CHECK(radix_onesweep_auto_keys(4, 4, h200, large) == (h200 ? uint64_t(1) << 22 : limit));
+      CHECK(radix_onesweep_auto_keys(4, 8, h200, large) == (h200 ? uint64_t(1) << 22 : limit));
+      CHECK(radix_onesweep_auto_keys(8, 0, h200, large) == (h200 ? uint64_t(1) << 22 : limit));
+      CHECK(radix_onesweep_auto_keys(8, 8, h200, large) == limit);
+    }
   }
   const bool rich = detail::tuning::radix_bandwidth_rich(rt.caps().device_name);
-  const uint64_t auto32 = uint64_t(1) << 22, auto32_pairs = rich ? uint64_t(1) << 22 : limit;
+  // Onesweep's large tile for 4-byte keys alone (from 2^21 keys on GPUs where it fits).
+  const bool keys_large = !cpu && one.tile_keys(uint64_t(1) << 21, false) == 384 * 18;
+  const uint64_t auto32 = uint64_t(1) << (keys_large ? 23 : 22), auto32_pairs = rich ? uint64_t(1) << 22 : limit;
   const uint64_t auto64 = rich ? uint64_t(1) << 22 : limit;
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, uint64_t(1) << 23,
                      uint64_t(1) << 27, limit, limit + 1, uint64_t(1) << 31}) {
@@ -572,23 +576,26 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
 
 TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
   // tuning::radix_large_tile_keys (not on CPU devices): 4-byte keys alone rank tiles of 384 x
-  // 18 (staged in two rounds) by reduce-then-scan from 2^26 keys on every GPU; on GPUs but the
-  // H200, pairs by onesweep tiles of 768 x 12 from 2^24 (2^21 for more than 8 bytes of key and
-  // value), where they fit the device with the subgroup ranking. Then the sorts themselves on
-  // those tiles, from a few keys on (SortOptions::debug_large_tiles_from), on every device
-  // where they fit (lavapipe's 32 KiB of shared memory hold the keys' tile, not the pairs').
+  // 18 (staged in two rounds) on every GPU, by reduce-then-scan from 2^26 keys and by onesweep
+  // from 2^21; on GPUs but the H200, pairs by onesweep tiles of 768 x 12 from 2^24 (2^21 for
+  // more than 8 bytes of key and value), where they fit the device with the subgroup ranking.
+  // Then the sorts themselves on those tiles, from a few keys on
+  // (SortOptions::debug_large_tiles_from), on every device where they fit (lavapipe's 32 KiB of
+  // shared memory hold the keys' tile, not the pairs').
   using detail::tuning::radix_large_tile_keys;
   constexpr uint64_t never = ~uint64_t(0);
-  CHECK(radix_large_tile_keys(4, 0, false) == uint64_t(1) << 26);
-  CHECK(radix_large_tile_keys(4, 0, true) == uint64_t(1) << 26);
-  CHECK(radix_large_tile_keys(8, 0, false) == never);
-  CHECK(radix_large_tile_keys(4, 4, false) == uint64_t(1) << 24);
-  CHECK(radix_large_tile_keys(4, 8, false) == uint64_t(1) << 21);
-  CHECK(radix_large_tile_keys(8, 4, false) == uint64_t(1) << 21);
-  CHECK(radix_large_tile_keys(8, 8, false) == uint64_t(1) << 21);
-  CHECK(radix_large_tile_keys(8, 0, true) == never);
+  for (bool rich : {false, true}) {
+    CHECK(radix_large_tile_keys(4, 0, rich, false) == uint64_t(1) << 26);
+    CHECK(radix_large_tile_keys(4, 0, rich, true) == uint64_t(1) << 21);
+    CHECK(radix_large_tile_keys(8, 0, rich, false) == never);
+    CHECK(radix_large_tile_keys(8, 0, rich, true) == never);
+  }
+  CHECK(radix_large_tile_keys(4, 4, false, true) == uint64_t(1) << 24);
+  CHECK(radix_large_tile_keys(4, 8, false, true) == uint64_t(1) << 21);
+  CHECK(radix_large_tile_keys(8, 4, false, true) == uint64_t(1) << 21);
+  CHECK(radix_large_tile_keys(8, 8, false, true) == uint64_t(1) << 21);
   for (uint32_t kb : {4u, 8u})
-    for (uint32_t vb : {4u, 8u}) CHECK(radix_large_tile_keys(kb, vb, true) == never);
+    for (uint32_t vb : {4u, 8u}) CHECK(radix_large_tile_keys(kb, vb, true, true) == never);
   constexpr uint64_t keys_large = 384 * 18, pairs_large = 768 * 12;
 
   auto& rt = test::gpu();
@@ -602,10 +609,16 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
   auto autos = RadixSort::create(rt.context(), ValueType::u32, o).value();
   o.value_bytes = 8;
   auto autos64 = RadixSort::create(rt.context(), ValueType::u64, o).value();
-  // Below the thresholds (keys alone past 2^22: reduce-then-scan on every device; pairs take
+  // Below the thresholds (keys alone past 2^23: reduce-then-scan on every device; pairs take
   // the same tiles in both algorithms).
-  const uint64_t small_keys = autos.tile_keys(uint64_t(1) << 23, false), small_pairs = autos.tile_keys(1, true);
+  const uint64_t small_keys = autos.tile_keys(uint64_t(1) << 24, false), small_pairs = autos.tile_keys(1, true);
   CHECK(autos.tile_keys((uint64_t(1) << 26) - 1, false) == small_keys);
+  // Keys alone by onesweep (the automatic choice on GPUs up to 2^22 or 2^23): pairs' tile below
+  // 2^21, the large one from there where it fits.
+  CHECK(autos.tile_keys((uint64_t(1) << 21) - 1, false) == (cpu ? small_keys : small_pairs));
+  const uint64_t ko = autos.tile_keys(uint64_t(1) << 21, false);
+  if (cpu) CHECK(ko == small_keys);
+  else CHECK((ko == keys_large || (!nvidia && ko == small_pairs)));
   CHECK(autos.tile_keys((uint64_t(1) << 24) - 1, true) == small_pairs);
   CHECK(autos64.tile_keys((uint64_t(1) << 21) - 1, true) == small_pairs);
   // 8-byte keys alone have no large tile (same algorithm at both sizes on every device).
@@ -628,9 +641,9 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
   auto rts = RadixSort::create(rt.context(), ValueType::u32, o).value();
   CHECK(rts.tile_keys(uint64_t(1) << 28, true) == small_pairs);
 
-  // The sorts on large tiles: 4-byte keys alone (reduce-then-scan) and pairs (onesweep, with
-  // 4- and 8-byte values, and with stalled tiles: the decoupled fallback) at sizes around one
-  // to three of their tiles, special keys, both orders.
+  // The sorts on large tiles: 4-byte keys alone (both algorithms; onesweep's also with stalled
+  // tiles: the decoupled fallback) and pairs (onesweep, with 4- and 8-byte values, and with
+  // stalled tiles) at sizes around one to three of their tiles, special keys, both orders.
   constexpr uint64_t from = 3000;
   for (bool descending : {false, true}) {
     Case kc;
@@ -649,11 +662,26 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
     const uint64_t round = detail::tuning::radix_rank_words(detail::tuning::kRadixKeysLargeTile4,
                                                             std::max(rt.caps().min_subgroup_size, 1u));
     if (kt == keys_large && rt.caps().min_subgroup_size >= 8) CHECK(round < kt);
+    Case oc = kc;
+    oc.algorithm = SortAlgorithm::onesweep;
+    auto okeys = make_sort<uint32_t>(rt, oc);
+    auto ofkeys = make_sort<float>(rt, oc);
+    CHECK(okeys.tile_keys(from, false) == kt);
     for (uint64_t n : {from - 1, from, kt - 1, kt, kt + 1, kt + round - 1, kt + round, kt + round + 1, 2 * kt - 1,
                        2 * kt + 1, 3 * kt + 17, uint64_t(70001)}) {
       INFO("keys alone on tiles of " << kt << " descending=" << descending << " n=" << n);
       check_sort(rt, keys, special_keys<uint32_t>(n, uint32_t(n) + descending), kc);
       check_sort(rt, fkeys, special_keys<float>(n, uint32_t(n) + 2), kc);
+      check_sort(rt, okeys, special_keys<uint32_t>(n, uint32_t(n) + 5 + descending), oc);
+      check_sort(rt, ofkeys, special_keys<float>(n, uint32_t(n) + 7), oc);
+    }
+    Case ostall = oc;
+    ostall.stall_period = 3;
+    ostall.spin_limit = 2;
+    auto ostalled = make_sort<uint32_t>(rt, ostall);
+    for (uint64_t n : {kt + round + 1, 5 * kt + 3}) {
+      INFO("keys alone by onesweep on tiles of " << kt << ", tiles stalled, n=" << n);
+      check_sort(rt, ostalled, special_keys<uint32_t>(n, 13), ostall);
     }
     for (uint32_t vb : {4u, 8u}) {
       Case pc = kc;
