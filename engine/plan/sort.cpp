@@ -52,9 +52,9 @@ std::string str(uint64_t v) { return std::to_string(v); }
 // The algorithm a sort of at most n keys of key_bytes runs, with values of value_bytes (0: keys
 // only). automatic, on GPUs: onesweep up to tuning::radix_onesweep_auto_keys(key_bytes,
 // value_bytes, bandwidth_rich, keys_large_tile) keys, where its fewer dispatches and reads (no
-// per-pass upsweep and offsets pass) win, reduce-then-scan beyond, where its lighter downsweep wins; on CPU
-// devices (lavapipe) reduce-then-scan, which never waits on another workgroup (as the scan's
-// default). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts by
+// per-pass upsweep and offsets pass) win, reduce-then-scan beyond, where its lighter downsweep
+// wins; on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup (as
+// the scan's default). onesweep's state words hold 30-bit counts: beyond kRadixOnesweepMaxKeys it sorts by
 // reduce-then-scan.
 SortAlgorithm choose_algorithm(SortAlgorithm requested, uint64_t n, uint32_t key_bytes,
                                uint32_t value_bytes, bool cpu, bool bandwidth_rich,

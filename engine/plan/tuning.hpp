@@ -71,9 +71,10 @@ inline constexpr uint32_t kSpinLimit = 256;
 struct RadixTile {
   uint32_t workgroup;
   uint32_t items;
-  // The _sg ranking of 4-byte keys alone (the reduce-then-scan downsweep) may stage and write
-  // its sorted tile in this many rounds, so that its staging area is this fraction of the tile
-  // (common/radix_rank.glsl: RANK_ROUNDS). Every other tile stages at once (1).
+  // The _sg ranking of 4-byte keys alone (the reduce-then-scan downsweep, and onesweep's
+  // ONESWEEP_ROUNDS build on the same large tile) may stage and write its sorted tile in this
+  // many rounds, so that its staging area is this fraction of the tile (common/radix_rank.glsl:
+  // RANK_ROUNDS). Every other tile stages at once (1).
   uint32_t stage_rounds = 1;
 };
 inline constexpr RadixTile kRadixTiles[] = {{512, 8}, {256, 16}, {512, 4}};  // in order of preference
