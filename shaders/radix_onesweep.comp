@@ -4,7 +4,8 @@
 // Faster Least Significant Digit Radix Sort for GPUs"), made safe on devices without
 // forward-progress guarantees by decoupled fallback (as the single-pass scan,
 // common/tile_state.glsl). Each workgroup reads its tile of keys once:
-//   1. tile id from the pass's atomic counter (so every predecessor has started);
+//   1. tile id from the pass's atomic counter (so every predecessor has started); the _sg
+//      builds load the keys of the tile their workgroup id guesses meanwhile (main());
 //   2. stable rank of the tile by the pass's digit (common/radix_rank.glsl: the subgroup match
 //      multisplit, _sg, or 2-bit split scans, _wg), which yields the tile's 256 digit counts;
 //   3. publish them: state word d of the tile = AGGREGATE | count of digit d; tile 0 publishes
@@ -68,6 +69,7 @@ layout(push_constant) uniform Push {
   uint pass;
   uint spin_limit;        // re-reads of a word not ready before falling back
   uint stall_period;      // testing: tiles with id % period == period - 1 never publish (0: off)
+  uint guess_offset;      // testing: added to the tile a workgroup guesses (0: its own id)
 } pc;
 
 #if !defined(ONESWEEP_ROUNDS)
@@ -248,16 +250,34 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
   const uint n = UNIFORM(pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n);
+  const uint tiles = uint((uint64_t(n) + TILE - 1u) / TILE);
+#if defined(SUBGROUP)
+  // Step 1 with the keys' loads in flight: they go out for the tile the workgroup's own id
+  // guesses, before the counter's atomic and the trivial pass's test, whose round trips came
+  // first before (H200, docs/benchmarks.md session 39: u32 keys 2^28 6.91 -> 6.68 ms by
+  // onesweep, 2^22 0.169 -> 0.157). A workgroup given another tile (dispatched out of order)
+  // loads that tile's keys again.
+  const uint guess = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.guess_offset;
+  const uint64_t guess_first = uint64_t(guess) * TILE;
+  rank_zero_counters();
+  rank_load_keys(KeyBuf(pc.keys_in + guess_first * (4u * KEY_WORDS)),
+                 guess < tiles ? uint(min(uint64_t(n) - guess_first, uint64_t(TILE))) : 0u);
+  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
+  const bool trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits);  // uniform
+#else
   if (lid == 0u) {
     s_tile = atomicAdd(st.w[0], 1u);
     s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   }
-#if !defined(ONESWEEP_ROUNDS)
+#endif
+#if defined(ONESWEEP_ROUNDS)
+  // The tile's digit counts (in s_base until the positions), published before the ranking.
+  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
+#else
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_count[d] = 0u;
 #endif
   barrier();
   const uint tile = UNIFORM(s_tile);
-  const uint tiles = uint((uint64_t(n) + TILE - 1u) / TILE);
   if (tile >= tiles) return;
   // Zero this tile's words of the next pass's state (and its counter): nobody reads them now.
   if (pc.clear_addr != 0ul) {
@@ -268,16 +288,20 @@ void main() {
   const uint valid = uint(min(uint64_t(n) - first, uint64_t(TILE)));
   const uint64_t kin = pc.keys_in + first * (4u * KEY_WORDS);
   const uint64_t vin = pc.values_in + first * (4u * VALUE_WORDS);
+#if defined(SUBGROUP)
+  if (UNIFORM(trivial)) {
+#else
   if (UNIFORM(s_trivial) != 0u) {
+#endif
     radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);
     return;
   }
+#if defined(SUBGROUP)
+  if (tile != guess) rank_load_keys(KeyBuf(kin), valid);  // uniform
+#endif
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
 #if defined(ONESWEEP_ROUNDS)
   const uint word = LB_HEADER + tile * RADIX_DIGITS;
-  // The tile's digit counts (in s_base until the positions), published before the ranking.
-  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
-  rank_load(KeyBuf(kin), valid);  // ends with a barrier
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
     if (rank_element(k) < valid) atomicAdd(s_base[radix_digit(radix_transform(rk_key[k], RADIX_FLAGS), pc.shift, pc.bits)], 1u);
   barrier();
@@ -311,7 +335,6 @@ void main() {
 
   // Rank; publish the tile's digit counts as soon as they are known.
 #if defined(SUBGROUP)
-  rank_load(KeyBuf(kin), valid);
   const uint pair = rank_match(valid, RADIX_FLAGS, pc.shift, pc.bits);
   if (lid < 128u) {
     const uint c0 = pair & 0xFFFFu, c1 = pair >> 16;

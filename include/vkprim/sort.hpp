@@ -104,6 +104,10 @@ struct SortOptions {
   // before falling back (0: default).
   uint32_t debug_stall_period = 0;
   uint32_t spin_limit = 0;
+  // Testing aid: onesweep's workgroups (subgroup ranking) load the keys of the wrong tile (their
+  // id + 1) before the pass's counter gives them theirs, as an out-of-order dispatch would make
+  // them, so every tile loads its keys again.
+  bool debug_onesweep_misguess = false;
   // Testing aid: every sort runs reduce-then-scan with the 64-bit counts, offsets and positions
   // that sorts of 2^32 keys and more use, so that they can be tested on small data.
   bool debug_wide_offsets = false;

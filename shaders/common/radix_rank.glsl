@@ -108,14 +108,23 @@ uint rank_element(uint k) {
   return gl_SubgroupID * gl_SubgroupSize * ITEMS + k * gl_SubgroupSize + gl_SubgroupInvocationID;
 }
 
-// Zeroes the subgroup counters and loads the tile's keys (keys points at the tile's first key;
-// items past `valid` hold Key(0)).
-void rank_load(KeyBuf keys, uint valid) {
-  for (uint i = gl_LocalInvocationID.x; i < gl_NumSubgroups * 128u; i += WG_SIZE) s_mem[i] = 0u;
+// Loads the tile's keys (keys points at the tile's first key; items past `valid` hold Key(0)).
+void rank_load_keys(KeyBuf keys, uint valid) {
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint j = rank_element(k);
     rk_key[k] = j < valid ? keys.v[j] : Key(0);
   }
+}
+
+// Zeroes the subgroup counters (no barrier: the caller's next one ends it).
+void rank_zero_counters() {
+  for (uint i = gl_LocalInvocationID.x; i < gl_NumSubgroups * 128u; i += WG_SIZE) s_mem[i] = 0u;
+}
+
+// Zeroes the subgroup counters and loads the tile's keys.
+void rank_load(KeyBuf keys, uint valid) {
+  rank_zero_counters();
+  rank_load_keys(keys, valid);
   barrier();
 }
 

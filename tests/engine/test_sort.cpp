@@ -67,6 +67,7 @@ struct Case {
   uint32_t stall_period = 0, spin_limit = 0;  // onesweep's testing aids
   bool wide = false;  // SortOptions::debug_wide_offsets: the passes of sorts of 2^32 keys
   uint64_t large_from = 0;  // SortOptions::debug_large_tiles_from
+  bool misguess = false;    // SortOptions::debug_onesweep_misguess
 };
 
 // Sorts `keys` (with values = the index, as u32 or u64, when pairs) and checks against the
@@ -128,6 +129,7 @@ RadixSort make_sort(Runtime& rt, const Case& c) {
   o.spin_limit = c.spin_limit;
   o.debug_wide_offsets = c.wide;
   o.debug_large_tiles_from = c.large_from;
+  o.debug_onesweep_misguess = c.misguess;
   return RadixSort::create(rt.context(), value_type_of<K>(), o).value();
 }
 
@@ -504,6 +506,42 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
       k.value_bytes = 8;
       auto ksort = make_sort<uint64_t>(rt, k);
       check_sort(rt, ksort, test::random_values<uint64_t>(5 * kTile + 3, period + 40), k);
+    }
+  }
+}
+
+TEST_CASE("radix sort onesweep is right when workgroups guess the wrong tile", "[sort][onesweep][misguess]") {
+  // Onesweep's subgroup builds load the keys of the tile their workgroup id guesses before the
+  // pass's counter gives them their tile; guessing id + 1 makes every tile load its keys again
+  // (the path of an out-of-order dispatch; the last workgroup guesses a tile past the end).
+  // Keys alone and pairs on their tiles and on the large ones, 64-bit keys, with stalled tiles
+  // too, and with a trivial pass (a copy of the tile).
+  auto& rt = test::gpu();
+  for (uint64_t large_from : {uint64_t(0), uint64_t(3000)}) {
+    for (uint32_t stall : {0u, 3u}) {
+      Case c;
+      c.algorithm = SortAlgorithm::onesweep;
+      c.misguess = true;
+      c.large_from = large_from;
+      c.stall_period = stall;
+      c.spin_limit = stall ? 2 : 0;
+      for (uint32_t vb : {0u, 4u}) {
+        c.value_bytes = vb;
+        auto sort = make_sort<uint32_t>(rt, c);
+        const uint64_t kt = sort.tile_keys(std::max<uint64_t>(large_from, 70001), vb != 0);
+        for (uint64_t n : {uint64_t(1), kt - 1, kt + 1, 3 * kt + 17, uint64_t(70001)}) {
+          INFO("large_from=" << large_from << " stall=" << stall << " value_bytes=" << vb << " n=" << n);
+          check_sort(rt, sort, special_keys<uint32_t>(n, uint32_t(n) + vb + stall), c);
+          auto low = test::random_values<uint32_t>(n, uint32_t(n) + 1);  // the top byte's pass: a copy
+          for (auto& k : low) k &= 0x00FFFFFFu;
+          check_sort(rt, sort, low, c);
+        }
+      }
+      Case k = c;
+      k.value_bytes = 8;
+      auto ksort = make_sort<uint64_t>(rt, k);
+      INFO("u64 keys with 8-byte values, large_from=" << large_from << " stall=" << stall);
+      check_sort(rt, ksort, test::random_values<uint64_t>(5 * kTile + 3, stall + 41), k);
     }
   }
 }
