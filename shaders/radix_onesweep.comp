@@ -69,6 +69,7 @@ layout(push_constant) uniform Push {
   uint pass;
   uint spin_limit;        // re-reads of a word not ready before falling back
   uint stall_period;      // testing: tiles with id % period == period - 1 never publish (0: off)
+  uint stall_counts;      // testing: those tiles publish their digit counts, not their prefixes
   uint guess_offset;      // testing: added to the tile a workgroup guesses (0: its own id)
 } pc;
 
@@ -246,6 +247,14 @@ uint look_back(StateBuf st, uint tile, uint count, bool publishes) {
   return acc;
 }
 
+#if defined(ONESWEEP_ROUNDS)
+// The tile's digit counts into s_base (zeroed) by shared atomics, from its keys in registers.
+void early_counts(uint valid) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
+    if (rank_element(k) < valid) atomicAdd(s_base[radix_digit(radix_transform(rk_key[k], RADIX_FLAGS), pc.shift, pc.bits)], 1u);
+}
+#endif
+
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
@@ -259,21 +268,26 @@ void main() {
   // loads that tile's keys again.
   const uint guess = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.guess_offset;
   const uint64_t guess_first = uint64_t(guess) * TILE;
+  const uint guess_valid = guess < tiles ? uint(min(uint64_t(n) - guess_first, uint64_t(TILE))) : 0u;
   rank_zero_counters();
-  rank_load_keys(KeyBuf(pc.keys_in + guess_first * (4u * KEY_WORDS)),
-                 guess < tiles ? uint(min(uint64_t(n) - guess_first, uint64_t(TILE))) : 0u);
-  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
+  rank_load_keys(KeyBuf(pc.keys_in + guess_first * (4u * KEY_WORDS)), guess_valid);
   const bool trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits);  // uniform
+#if defined(ONESWEEP_ROUNDS)
+  // The tile's digit counts (in s_base until the positions), published before the ranking.
+  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
+  barrier();
+  // The counter answers while the other subgroups count the guessed tile's digits.
+  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
+  early_counts(guess_valid);
+#else
+  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
+  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_count[d] = 0u;
+#endif
 #else
   if (lid == 0u) {
     s_tile = atomicAdd(st.w[0], 1u);
     s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   }
-#endif
-#if defined(ONESWEEP_ROUNDS)
-  // The tile's digit counts (in s_base until the positions), published before the ranking.
-  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
-#else
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_count[d] = 0u;
 #endif
   barrier();
@@ -296,16 +310,22 @@ void main() {
     radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);
     return;
   }
-#if defined(SUBGROUP)
+#if defined(ONESWEEP_ROUNDS)
+  if (tile != guess) {  // uniform: count this tile's digits instead
+    for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
+    rank_load_keys(KeyBuf(kin), valid);
+    barrier();
+    early_counts(valid);
+    barrier();
+  }
+#elif defined(SUBGROUP)
   if (tile != guess) rank_load_keys(KeyBuf(kin), valid);  // uniform
 #endif
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
+  const bool publishes_counts = publishes || (pc.stall_counts != 0u && tile != 0u);  // aggregates
 #if defined(ONESWEEP_ROUNDS)
   const uint word = LB_HEADER + tile * RADIX_DIGITS;
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
-    if (rank_element(k) < valid) atomicAdd(s_base[radix_digit(radix_transform(rk_key[k], RADIX_FLAGS), pc.shift, pc.bits)], 1u);
-  barrier();
-  if (lid < RADIX_DIGITS && publishes && tile != 0u) publish(st, word + lid, LB_AGGREGATE | s_base[lid]);
+  if (lid < RADIX_DIGITS && publishes_counts && tile != 0u) publish(st, word + lid, LB_AGGREGATE | s_base[lid]);
   const uint pair = rank_match(valid, RADIX_FLAGS, pc.shift, pc.bits);  // its barriers end s_base's reads
   const uint start = rank_positions(pair);  // ends with a barrier: s_mem is free
   if (lid < 128u) {
@@ -340,7 +360,7 @@ void main() {
     const uint c0 = pair & 0xFFFFu, c1 = pair >> 16;
     s_count[2u * lid] = c0;
     s_count[2u * lid + 1u] = c1;
-    if (publishes) {
+    if (tile == 0u ? publishes : publishes_counts) {
       if (tile == 0u) {
         publish(st, word + 2u * lid, LB_INCLUSIVE | (GOFF(2u * lid) + c0));
         publish(st, word + 2u * lid + 1u, LB_INCLUSIVE | (GOFF(2u * lid + 1u) + c1));
@@ -357,7 +377,7 @@ void main() {
   }
 #else
   rank_wg_load(KeyBuf(kin), valid, RADIX_FLAGS, pc.shift, pc.bits);  // counts into s_count
-  if (lid < RADIX_DIGITS && publishes)
+  if (lid < RADIX_DIGITS && (tile == 0u ? publishes : publishes_counts))
     publish(st, word + lid, tile == 0u ? LB_INCLUSIVE | (GOFF(lid) + s_count[lid]) : LB_AGGREGATE | s_count[lid]);
   rank_wg_sort(valid, pc.bits);
 #endif

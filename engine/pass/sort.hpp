@@ -37,10 +37,10 @@ static_assert(offsetof(RadixDownsweepPush, n) == 64 && offsetof(RadixDownsweepPu
 
 struct RadixOnesweepPush {
   uint64_t keys_in, keys_out, values_in, values_out, hist, varying, state, clear, count;
-  uint32_t n, tiles, shift, bits, pass, spin_limit, stall_period, guess_offset;
+  uint32_t n, tiles, shift, bits, pass, spin_limit, stall_period, stall_counts, guess_offset;
 };
 static_assert(offsetof(RadixOnesweepPush, n) == 72 &&
-              offsetof(RadixOnesweepPush, guess_offset) == 100);
+              offsetof(RadixOnesweepPush, guess_offset) == 104);
 
 // The varying key bits (radix_histogram.comp): OR of the transformed keys and OR of their
 // complements, one or two words each; 16 bytes for either key width.
@@ -93,6 +93,6 @@ inline constexpr uint32_t kRadixHistogramPushBytes = 56;
 inline constexpr uint32_t kRadixUpsweepPushBytes = 72;
 inline constexpr uint32_t kRadixOffsetsPushBytes = 36;
 inline constexpr uint32_t kRadixDownsweepPushBytes = 92;
-inline constexpr uint32_t kRadixOnesweepPushBytes = 104;
+inline constexpr uint32_t kRadixOnesweepPushBytes = 108;
 
 }  // namespace vkprim::detail

@@ -83,7 +83,7 @@ struct SortPlan {
   ValueType key_type = ValueType::u32;
   uint32_t key_bytes = 4, value_bytes = 0, key_flags = 0;
   SortAlgorithm requested = SortAlgorithm::automatic;
-  uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0, guess_offset = 0;
+  uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0, stall_counts = 0, guess_offset = 0;
   RadixTileShape tile;       // pairs and onesweep (tuning::kRadixTiles)
   RadixTileShape keys_tile;  // keys-only reduce-then-scan (_sg: tuning::kRadixKeysTiles4 / 8)
   // Large sorts' tiles (tuning::radix_large_tile_keys; _sg only, where they fit): keys alone by
@@ -335,7 +335,7 @@ struct SortPlan {
         const uint64_t state = temp->address + (p % 2 ? l.state1 : l.state0);
         const uint64_t clear = p + 1 < passes ? temp->address + (p % 2 ? l.state0 : l.state1) : 0;
         RadixOnesweepPush op{src_k, dst_k, src_v, dst_v, hist_addr, varying_addr, state, clear, count_addr,
-                             uint32_t(n), nt, shift, bits, p, spin_limit, stall_period, guess_offset};
+                             uint32_t(n), nt, shift, bits, p, spin_limit, stall_period, stall_counts, guess_offset};
         one.dispatch(cmd, &op, gx, gy);
         if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
         src_k = dst_k;
@@ -447,6 +447,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   plan->requested = o.algorithm;
   if (o.spin_limit) plan->spin_limit = o.spin_limit;
   plan->stall_period = o.debug_stall_period;
+  plan->stall_counts = o.debug_stall_counts ? 1 : 0;
   plan->guess_offset = o.debug_onesweep_misguess ? 1 : 0;
   // Whether any call may run onesweep (then its shared memory must fit too).
   plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;

@@ -104,6 +104,9 @@ struct SortOptions {
   // before falling back (0: default).
   uint32_t debug_stall_period = 0;
   uint32_t spin_limit = 0;
+  // With debug_stall_period: those tiles (but tile 0) do publish their digit counts, never their
+  // prefixes, so successors add the counts and walk on past them instead of falling back.
+  bool debug_stall_counts = false;
   // Testing aid: onesweep's workgroups (subgroup ranking) load the keys of the wrong tile (their
   // id + 1) before the pass's counter gives them theirs, as an out-of-order dispatch would make
   // them, so every tile loads its keys again.

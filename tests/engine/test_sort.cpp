@@ -68,6 +68,7 @@ struct Case {
   bool wide = false;  // SortOptions::debug_wide_offsets: the passes of sorts of 2^32 keys
   uint64_t large_from = 0;  // SortOptions::debug_large_tiles_from
   bool misguess = false;    // SortOptions::debug_onesweep_misguess
+  bool stall_counts = false;  // SortOptions::debug_stall_counts
 };
 
 // Sorts `keys` (with values = the index, as u32 or u64, when pairs) and checks against the
@@ -130,6 +131,7 @@ RadixSort make_sort(Runtime& rt, const Case& c) {
   o.debug_wide_offsets = c.wide;
   o.debug_large_tiles_from = c.large_from;
   o.debug_onesweep_misguess = c.misguess;
+  o.debug_stall_counts = c.stall_counts;
   return RadixSort::create(rt.context(), value_type_of<K>(), o).value();
 }
 
@@ -506,6 +508,17 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
       k.value_bytes = 8;
       auto ksort = make_sort<uint64_t>(rt, k);
       check_sort(rt, ksort, test::random_values<uint64_t>(5 * kTile + 3, period + 40), k);
+      // The stalled tiles publish their digit counts but never their prefixes: successors add
+      // the counts and walk on (period 1: down to tile 0, which publishes nothing, so they
+      // count tile 0's digits themselves).
+      for (uint32_t vb : {0u, 4u}) {
+        Case a = c;
+        a.stall_counts = true;
+        a.value_bytes = vb;
+        INFO("counts only, value_bytes=" << vb);
+        auto asort = make_sort<uint32_t>(rt, a);
+        check_sort(rt, asort, special_keys<uint32_t>(9 * kTile + 77, period + 50), a);
+      }
     }
   }
 }
@@ -518,12 +531,13 @@ TEST_CASE("radix sort onesweep is right when workgroups guess the wrong tile", "
   // too, and with a trivial pass (a copy of the tile).
   auto& rt = test::gpu();
   for (uint64_t large_from : {uint64_t(0), uint64_t(3000)}) {
-    for (uint32_t stall : {0u, 3u}) {
+    for (uint32_t stall : {0u, 3u, 4u}) {  // 4: every 4th tile publishes its counts only
       Case c;
       c.algorithm = SortAlgorithm::onesweep;
       c.misguess = true;
       c.large_from = large_from;
       c.stall_period = stall;
+      c.stall_counts = stall == 4;
       c.spin_limit = stall ? 2 : 0;
       for (uint32_t vb : {0u, 4u}) {
         c.value_bytes = vb;
