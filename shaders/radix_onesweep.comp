@@ -247,14 +247,6 @@ uint look_back(StateBuf st, uint tile, uint count, bool publishes) {
   return acc;
 }
 
-#if defined(ONESWEEP_ROUNDS)
-// The tile's digit counts into s_base (zeroed) by shared atomics, from its keys in registers.
-void early_counts(uint valid) {
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
-    if (rank_element(k) < valid) atomicAdd(s_base[radix_digit(radix_transform(rk_key[k], RADIX_FLAGS), pc.shift, pc.bits)], 1u);
-}
-#endif
-
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
@@ -263,31 +255,28 @@ void main() {
 #if defined(SUBGROUP)
   // Step 1 with the keys' loads in flight: they go out for the tile the workgroup's own id
   // guesses, before the counter's atomic and the trivial pass's test, whose round trips came
-  // first before (H200, docs/benchmarks.md session 39: u32 keys 2^28 6.91 -> 6.68 ms by
-  // onesweep, 2^22 0.169 -> 0.157). A workgroup given another tile (dispatched out of order)
-  // loads that tile's keys again.
+  // first before (H200, docs/benchmarks.md session 39: u32 keys 2^22 0.168 -> 0.160 ms, 2^23
+  // 0.276 -> 0.273, by onesweep 2^28 6.92 -> 6.80). A workgroup given another tile (dispatched
+  // out of order) loads that tile's keys again. The tile still comes from the counter, as
+  // Vulkan promises no dispatch order (the workgroup id as the tile, without the counter:
+  // 0.157, 0.263 and 6.68 ms).
   const uint guess = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.guess_offset;
   const uint64_t guess_first = uint64_t(guess) * TILE;
-  const uint guess_valid = guess < tiles ? uint(min(uint64_t(n) - guess_first, uint64_t(TILE))) : 0u;
   rank_zero_counters();
-  rank_load_keys(KeyBuf(pc.keys_in + guess_first * (4u * KEY_WORDS)), guess_valid);
+  rank_load_keys(KeyBuf(pc.keys_in + guess_first * (4u * KEY_WORDS)),
+                 guess < tiles ? uint(min(uint64_t(n) - guess_first, uint64_t(TILE))) : 0u);
+  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
   const bool trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits);  // uniform
-#if defined(ONESWEEP_ROUNDS)
-  // The tile's digit counts (in s_base until the positions), published before the ranking.
-  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
-  barrier();
-  // The counter answers while the other subgroups count the guessed tile's digits.
-  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
-  early_counts(guess_valid);
-#else
-  if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
-  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_count[d] = 0u;
-#endif
 #else
   if (lid == 0u) {
     s_tile = atomicAdd(st.w[0], 1u);
     s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   }
+#endif
+#if defined(ONESWEEP_ROUNDS)
+  // The tile's digit counts (in s_base until the positions), published before the ranking.
+  for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
+#else
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_count[d] = 0u;
 #endif
   barrier();
@@ -310,21 +299,16 @@ void main() {
     radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);
     return;
   }
-#if defined(ONESWEEP_ROUNDS)
-  if (tile != guess) {  // uniform: count this tile's digits instead
-    for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
-    rank_load_keys(KeyBuf(kin), valid);
-    barrier();
-    early_counts(valid);
-    barrier();
-  }
-#elif defined(SUBGROUP)
+#if defined(SUBGROUP)
   if (tile != guess) rank_load_keys(KeyBuf(kin), valid);  // uniform
 #endif
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
   const bool publishes_counts = publishes || (pc.stall_counts != 0u && tile != 0u);  // aggregates
 #if defined(ONESWEEP_ROUNDS)
   const uint word = LB_HEADER + tile * RADIX_DIGITS;
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
+    if (rank_element(k) < valid) atomicAdd(s_base[radix_digit(radix_transform(rk_key[k], RADIX_FLAGS), pc.shift, pc.bits)], 1u);
+  barrier();
   if (lid < RADIX_DIGITS && publishes_counts && tile != 0u) publish(st, word + lid, LB_AGGREGATE | s_base[lid]);
   const uint pair = rank_match(valid, RADIX_FLAGS, pc.shift, pc.bits);  // its barriers end s_base's reads
   const uint start = rank_positions(pair);  // ends with a barrier: s_mem is free
