@@ -255,8 +255,8 @@ void main() {
 #if defined(SUBGROUP)
   // Step 1 with the keys' loads in flight: they go out for the tile the workgroup's own id
   // guesses, before the counter's atomic and the trivial pass's test, whose round trips came
-  // first before (H200, docs/benchmarks.md session 39: u32 keys 2^22 0.168 -> 0.160 ms, 2^23
-  // 0.276 -> 0.273, by onesweep 2^28 6.92 -> 6.80). A workgroup given another tile (dispatched
+  // first before (H200, docs/benchmarks.md session 39: u32 keys 2^22 0.173 -> 0.160 ms, 2^23
+  // 0.277 -> 0.272, by onesweep 2^28 6.92 -> 6.80). A workgroup given another tile (dispatched
   // out of order) loads that tile's keys again. The tile still comes from the counter, as
   // Vulkan promises no dispatch order (the workgroup id as the tile, without the counter:
   // 0.157, 0.263 and 6.68 ms).
