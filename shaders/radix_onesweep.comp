@@ -106,7 +106,6 @@ void publish(StateBuf st, uint i, uint word) {
 }
 
 shared uint s_tile;
-shared uint s_trivial;
 #if defined(ONESWEEP_ROUNDS)
 // In the ranking's array (RANK_WORDS >= 1024: engine/plan/tuning.hpp asserts it of the large
 // tile), whose words [0, 256) hold the tile's digit counts during the look-back.
@@ -265,14 +264,9 @@ void main() {
   rank_zero_counters();
   rank_load_keys(KeyBuf(pc.keys_in + guess_first * (4u * KEY_WORDS)),
                  guess < tiles ? uint(min(uint64_t(n) - guess_first, uint64_t(TILE))) : 0u);
+#endif
   if (lid == 0u) s_tile = atomicAdd(st.w[0], 1u);
   const bool trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits);  // uniform
-#else
-  if (lid == 0u) {
-    s_tile = atomicAdd(st.w[0], 1u);
-    s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
-  }
-#endif
 #if defined(ONESWEEP_ROUNDS)
   // The tile's digit counts (in s_base until the positions), published before the ranking.
   for (uint d = lid; d < RADIX_DIGITS; d += WG_SIZE) s_base[d] = 0u;
@@ -291,11 +285,7 @@ void main() {
   const uint valid = uint(min(uint64_t(n) - first, uint64_t(TILE)));
   const uint64_t kin = pc.keys_in + first * (4u * KEY_WORDS);
   const uint64_t vin = pc.values_in + first * (4u * VALUE_WORDS);
-#if defined(SUBGROUP)
   if (UNIFORM(trivial)) {
-#else
-  if (UNIFORM(s_trivial) != 0u) {
-#endif
     radix_copy_tile(kin, pc.keys_out + first * (4u * KEY_WORDS), vin, pc.values_out + first * (4u * VALUE_WORDS), valid);
     return;
   }
@@ -303,7 +293,8 @@ void main() {
   if (tile != guess) rank_load_keys(KeyBuf(kin), valid);  // uniform
 #endif
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
-  const bool publishes_counts = publishes || (pc.stall_counts != 0u && tile != 0u);  // aggregates
+  // Tile 0 publishes its inclusive prefixes only (never aggregates): publishes_counts = publishes.
+  const bool publishes_counts = publishes || (pc.stall_counts != 0u && tile != 0u);
 #if defined(ONESWEEP_ROUNDS)
   const uint word = LB_HEADER + tile * RADIX_DIGITS;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
@@ -344,7 +335,7 @@ void main() {
     const uint c0 = pair & 0xFFFFu, c1 = pair >> 16;
     s_count[2u * lid] = c0;
     s_count[2u * lid + 1u] = c1;
-    if (tile == 0u ? publishes : publishes_counts) {
+    if (publishes_counts) {
       if (tile == 0u) {
         publish(st, word + 2u * lid, LB_INCLUSIVE | (GOFF(2u * lid) + c0));
         publish(st, word + 2u * lid + 1u, LB_INCLUSIVE | (GOFF(2u * lid + 1u) + c1));
@@ -361,7 +352,7 @@ void main() {
   }
 #else
   rank_wg_load(KeyBuf(kin), valid, RADIX_FLAGS, pc.shift, pc.bits);  // counts into s_count
-  if (lid < RADIX_DIGITS && (tile == 0u ? publishes : publishes_counts))
+  if (lid < RADIX_DIGITS && publishes_counts)
     publish(st, word + lid, tile == 0u ? LB_INCLUSIVE | (GOFF(lid) + s_count[lid]) : LB_AGGREGATE | s_count[lid]);
   rank_wg_sort(valid, pc.bits);
 #endif
