@@ -249,7 +249,7 @@ uint look_back(StateBuf st, uint tile, uint count, bool publishes) {
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  const uint n = UNIFORM(pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n);
+  const uint n = UNIFORM(uint(call_count(pc.count_addr, pc.n)));
   const uint tiles = uint((uint64_t(n) + TILE - 1u) / TILE);
 #if defined(SUBGROUP)
   // Step 1 with the keys' loads in flight: they go out for the tile the workgroup's own id

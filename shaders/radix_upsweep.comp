@@ -47,10 +47,9 @@ void main() {
   const uint first_tile = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * GROUP_TILES;
   if (first_tile >= pc.tiles) return;  // the 2-D grid's overshoot
 #if defined(RADIX_WIDE)
-  const uint64_t n = pc.count_addr != 0ul ? device_count(pc.count_addr)
-                                          : (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n);
+  const uint64_t n = call_count(pc.count_addr, (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n));
 #else
-  const uint n = pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n;
+  const uint n = uint(call_count(pc.count_addr, pc.n));
 #endif
   if (lid == 0u) s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   for (uint i = lid; i < GROUP_TILES * RADIX_DIGITS; i += WG_SIZE) s_hist[i] = 0u;

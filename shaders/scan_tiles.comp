@@ -126,7 +126,7 @@ shared Agg s_subgroup_agg[gl_WorkGroupSize.x / 4u];  // subgroups have 4 lanes o
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  g_n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
+  g_n = call_count(pc.count_addr, pc.n);
   const uint tiles = uint((g_n + TILE_ITEMS - 1) / TILE_ITEMS);
   const bool exclusive = (pc.flags & 1u) != 0u;
   const bool aligned = (pc.flags & 2u) != 0u;

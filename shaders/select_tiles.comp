@@ -86,8 +86,8 @@ void main() {
   // at the same 48 registers (H100, docs/benchmarks.md session 31, call 11: one call).
   g_n = pc.n;
   if (pc.count_addr != 0ul) {
-    const uint64_t c = device_count(pc.count_addr);
-    g_n = c > pc.count_first ? uint(min(c - pc.count_first, uint64_t(pc.n))) : 0u;
+    const uint64_t c = device_count(pc.count_addr, pc.count_first + pc.n);
+    g_n = c > pc.count_first ? uint(c - pc.count_first) : 0u;
   }
   g_select_continued = (pc.opts & 16u) != 0u;
   const uint tiles = uint((uint64_t(g_n) + TILE - 1u) / TILE);

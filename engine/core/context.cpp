@@ -327,6 +327,7 @@ DeviceCaps query_caps(const InstanceFns& vki, VkPhysicalDevice pd, uint32_t queu
   c.device_name = base.deviceName;
   c.driver_name = drv.driverName;
   c.driver_info = drv.driverInfo;
+  c.driver_id = drv.driverID;
   c.device_type = base.deviceType;
   c.vendor_id = base.vendorID;
   c.subgroup_size = sg.subgroupSize;
@@ -636,7 +637,18 @@ Result<std::vector<DeviceListing>> list_devices() {
 VkSubgroupFeatureFlags DeviceCaps::usable_subgroup_ops() const {
   const uint32_t lo = std::min(subgroup_size, min_subgroup_size ? min_subgroup_size : subgroup_size);
   const uint32_t hi = std::max(subgroup_size, max_subgroup_size);
-  return lo >= 4 && hi <= 128 ? subgroup_ops : 0;
+  return lo >= 4 && hi <= 128 && !subgroup_defect() ? subgroup_ops : 0;
+}
+
+const char* DeviceCaps::subgroup_defect() const {
+  // llvmpipe compiles compute shaders for min(LP_NATIVE_VECTOR_WIDTH / 32, 16) lanes while
+  // lavapipe reports LP_NATIVE_VECTOR_WIDTH / 32 as the subgroup size: above 512 bits its
+  // subgroups hold 16 invocations, gl_SubgroupSize says 32 to 128, and full subgroups, when
+  // required, are not full (tests/lavapipe/subgroup_width.c shows it without vkprim).
+  if (driver_id == VK_DRIVER_ID_MESA_LLVMPIPE && std::max(subgroup_size, max_subgroup_size) > 16)
+    return "lavapipe runs compute subgroups of 16 invocations while it reports more "
+           "(LP_NATIVE_VECTOR_WIDTH above 512)";
+  return nullptr;
 }
 
 std::string DeviceCaps::subgroup_ops_string() const {

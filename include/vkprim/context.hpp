@@ -23,6 +23,7 @@ struct DeviceCaps {
   std::string device_name;
   std::string driver_name;   // VkPhysicalDeviceDriverProperties::driverName
   std::string driver_info;
+  VkDriverId driver_id = VkDriverId(0);  // VkPhysicalDeviceDriverProperties::driverID
   VkPhysicalDeviceType device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   uint32_t vendor_id = 0;
   uint32_t api_version = 0;
@@ -55,9 +56,13 @@ struct DeviceCaps {
   uint32_t timestamp_valid_bits = 0;
 
   // The subgroup operations vkprim's subgroup paths use: subgroup_ops where every size the
-  // device may run lies in [4, 128] (what those paths are built for, and tested at 4, 8, 16
-  // and 32), else none, so that the shared-memory paths run instead.
+  // device may run lies in [4, 128] (what those paths are built for) and no known driver defect
+  // breaks them (subgroup_defect()), else none, so that the shared-memory paths run instead.
   VkSubgroupFeatureFlags usable_subgroup_ops() const;
+  // Why this device's subgroups cannot be trusted although it reports subgroup operations: a
+  // known driver defect (docs/conventions.md, "Driver defects"), or nullptr. Today: lavapipe
+  // reporting subgroups wider than 16 lanes, which it runs 16 lanes wide.
+  const char* subgroup_defect() const;
   // Human-readable one-line summary of subgroup ops ("basic vote arithmetic ballot ...").
   std::string subgroup_ops_string() const;
   const char* device_type_string() const;

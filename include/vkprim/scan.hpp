@@ -64,7 +64,9 @@ struct ScanOptions {
 // GPU is a u32, or a u64 (`type`: ValueType::u64, e.g. a compaction's count_u64 count_out);
 // its buffer must hold it at its natural alignment (invalid_argument otherwise, as for any
 // other type). Past 2^32 - 1 elements every primitive takes a u64 count (a u32's max must stay
-// below 2^32 for scans and compaction: invalid_argument; docs/api.md).
+// below 2^32 for scans and compaction: invalid_argument; docs/api.md). A count on the GPU above
+// `max` is taken as `max`: the call then writes what it writes for a host count of max, and
+// reads and writes nothing past max elements.
 struct Count {
   uint64_t n = 0;
   BufferView device{};
