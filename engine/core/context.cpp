@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -275,9 +277,19 @@ Result<OwnedInstance> create_instance(PFN_vkGetInstanceProcAddr gipa, bool valid
   return out;
 }
 
+// A selector of digits only is a device index: parsed without overflow (a number past 64 bits
+// is as out of range as any other index past the last device).
+std::optional<uint64_t> selector_index(const std::string& sel) {
+  if (sel.empty() || !std::all_of(sel.begin(), sel.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return std::nullopt;
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(sel.data(), sel.data() + sel.size(), v);
+  return ec == std::errc() && end == sel.data() + sel.size() ? v : std::numeric_limits<uint64_t>::max();
+}
+
 Status check_selector(const std::string& sel, size_t count) {
-  if (sel.empty() || !std::all_of(sel.begin(), sel.end(), ::isdigit)) return {};
-  if (std::stoul(sel) >= count)
+  const auto index = selector_index(sel);
+  if (index && *index >= count)
     return make_error(Errc::invalid_argument, "VKPRIM_DEVICE=" + sel + ": only " +
                                                   std::to_string(count) + " device(s)");
   return {};
@@ -523,9 +535,8 @@ Result<Context> Context::create(const CreateInfo& info) {
   for (size_t i = 0; i < pds->size(); ++i) {
     auto caps = detail::query_caps(impl->vki, (*pds)[i], 0, nullptr);
     if (!sel.empty()) {
-      bool is_index = std::all_of(sel.begin(), sel.end(), ::isdigit);
-      if (is_index ? std::stoul(sel) != i
-                   : detail::lower(caps.device_name).find(detail::lower(sel)) == std::string::npos)
+      const auto index = detail::selector_index(sel);
+      if (index ? *index != i : detail::lower(caps.device_name).find(detail::lower(sel)) == std::string::npos)
         continue;
     }
     auto family = detail::pick_queue_family(impl->vki, (*pds)[i]);

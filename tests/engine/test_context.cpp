@@ -109,6 +109,12 @@ TEST_CASE("a device selector that matches nothing is a clear error", "[context]"
   auto by_index = Context::create(ci);
   REQUIRE_FALSE(by_index.ok());
   CHECK(by_index.error().code == Errc::invalid_argument);
+  // An index past 64 bits is an error like any other index past the last device, not a throw.
+  ci.device_selector = "99999999999999999999";
+  auto huge = Context::create(ci);
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.error().code == Errc::invalid_argument);
+  CHECK_THAT(huge.error().message, Catch::Contains("99999999999999999999"));
 }
 
 TEST_CASE("adopting without the feature chain is refused", "[context]") {
