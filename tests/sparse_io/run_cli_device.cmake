@@ -26,6 +26,13 @@ expect_err("vkprim: /dev/full: write failed \\(No space left on device\\)")
 
 # --json FILE: replaced once complete; on a full file system (a 512-byte file-size limit) the
 # previous file stays byte-identical and no temporary is left.
+# --json naming an input matrix is refused (exit 2), the matrix untouched.
+file(WRITE "${WORK}/in.mtx" "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n")
+file(COPY_FILE "${WORK}/in.mtx" "${WORK}/in.ref")
+run(2 spmv in.mtx --runs 1 --json in.mtx)
+expect_err("are the same file")
+same_bytes(in.mtx in.ref "spmv in.mtx --json in.mtx")
+
 foreach(command bench spmv)
   file(WRITE "${WORK}/${command}.json" "previous\n")
   file(COPY_FILE "${WORK}/${command}.json" "${WORK}/ref")

@@ -308,6 +308,9 @@ void register_spmv(CLI::App& app, Action& action) {
     action = [] {
       if (auto problem = device_selector_problem(); !problem.empty())
         return report(make_error(Errc::invalid_argument, problem), kExitUsage);
+      for (const auto& f : files)
+        if (auto same = same_file_problem(f, json_path); !same.empty())
+          return report(make_error(Errc::invalid_argument, same), kExitUsage);
       std::vector<std::pair<std::string, sparse::CooMatrix>> mats;
       if (files.empty() && generate.empty()) generate.push_back("poisson2d:64");
       for (const auto& g : generate) {
