@@ -11,6 +11,7 @@
 #include <vkprim/sort.hpp>
 #include <vkprim/sparse/csr_build.hpp>
 
+#include "core/call_checks.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "pass/sort.hpp"
@@ -125,18 +126,7 @@ struct CsrBuildPlan {
   }
 
   Result<BufferView> resolve(BufferView temp, uint64_t need, const char* call) const {
-    if (temp.address == 0) {
-      if (!owned_temp || owned_temp->size() < need)
-        return make_error(Errc::invalid_argument,
-                          std::string("CsrBuilder: no temporary storage: pass a buffer of ") +
-                              call + " = " + std::to_string(need) + " bytes or call reserve first");
-      temp = owned_temp->view();
-    }
-    if (temp.size < need || temp.address % 16)
-      return make_error(Errc::invalid_argument,
-                        "CsrBuilder: temporary storage must be 16-byte aligned and hold " +
-                            std::to_string(need) + " bytes");
-    return temp;
+    return vkprim::detail::resolve_temp("CsrBuilder", temp, owned_temp, need, call);
   }
 
   Status check_out(const CsrView& out, uint64_t n, BufferView counts) const {

@@ -14,6 +14,7 @@
 #include <vkprim/scan.hpp>
 #include <vkprim/sparse/spmv.hpp>
 
+#include "core/call_checks.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "spmv_pass.hpp"
@@ -23,6 +24,7 @@ namespace detail {
 
 using vkprim::detail::compute_to_compute_barrier;
 using vkprim::detail::align16;
+using vkprim::detail::overlap;
 using vkprim::detail::ContextImpl;
 using vkprim::detail::grid_groups;
 using vkprim::detail::Pipeline;
@@ -40,9 +42,6 @@ uint64_t bits_of(double v, ValueType t) {
   return bits;
 }
 
-bool overlap(BufferView a, uint64_t a_bytes, BufferView b, uint64_t b_bytes) {
-  return a_bytes && b_bytes && a.address < b.address + b_bytes && b.address < a.address + a_bytes;
-}
 }  // namespace
 
 // Temporary storage of one call, for `tiles` tiles (each array 16-byte aligned).
@@ -272,9 +271,7 @@ struct SpmvPlan {
     if (!a.row_ptr_64 && a.nnz >= (uint64_t(1) << 32))
       return bad("nnz >= 2^32 needs a 64-bit row pointer");
     const uint64_t rp = a.row_ptr_64 ? 8 : 4;
-    auto view_ok = [](BufferView v, uint64_t bytes, uint64_t align) {
-      return v.size >= bytes && (bytes == 0 || (v.address != 0 && v.address % align == 0));
-    };
+    const auto view_ok = vkprim::detail::view_fits;
     if (a.rows && !view_ok(a.row_ptr, (a.rows + 1) * rp, rp))
       return bad("row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) + "-bit entries");
     if (!view_ok(a.col_idx, a.nnz * 4, 4)) return bad("col_idx must hold nnz aligned u32");
