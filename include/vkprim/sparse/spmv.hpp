@@ -10,7 +10,7 @@
 //   tile per workgroup; inside a tile, each invocation sums 8 consecutive nonzeros and a
 //   workgroup segmented scan (Blelloch's segmented-sum operator) joins them; rows crossing
 //   tiles are finished by a segmented scan over the tiles' partial sums and a fix-up pass —
-//   no float atomics. Robust on every shape of NOTES §6: very long
+//   no float atomics. Robust on every row-length distribution: very long
 //   rows (split across tiles), many empty rows (each costs one merge item), very short rows,
 //   power-law. Passes: partition, tiles and, when there is more than one tile, a deterministic
 //   segmented scan over tiles and the fix-up (6 dispatches; 3 when record() has an analysis
@@ -222,8 +222,11 @@ class Spmv {
   Status reserve(uint64_t rows, uint64_t nnz);
 
   // y[0, rows) = alpha * A * x + beta * y. Requires A.value_type == type(); x holds A.cols and
-  // y A.rows elements of that type, aligned; x and y do not overlap (and neither overlaps A).
-  // Errc::invalid_argument names the broken requirement; nothing is recorded then.
+  // y A.rows elements of that type, aligned; x and y do not overlap (and neither overlaps A);
+  // A as CsrView requires. Writes y[0, rows) and temp only. Errc::invalid_argument names the
+  // broken requirement (row_lanes that are not a power of two up to the subgroup size included,
+  // and missing temporary storage); limit_exceeded for more rows or tiles than the device's
+  // dispatch limits cover; nothing is recorded then.
   // Without an analysis, SpmvKernel::automatic runs the merge path.
   Status record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                 double alpha = 1.0, double beta = 0.0, BufferView temp = {}) const;
