@@ -1,4 +1,4 @@
-// Shared by the GPU sparse tests: generated matrix shapes (NOTES §6), the Eigen reference for
+// Shared by the GPU sparse tests: generated matrix shapes (generated_shapes()), the Eigen reference for
 // y = alpha * A * x + beta * y, and a comparison with a per-row tolerance.
 #pragma once
 
