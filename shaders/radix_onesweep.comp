@@ -14,8 +14,8 @@
 //   4. decoupled look-back per digit: invocation d < 256 walks back over its predecessors' word
 //      d, adding aggregates, until an inclusive prefix; then publishes its own inclusive
 //      prefix at once, not after the other digits' walks, so that successors waiting on that
-//      digit need not wait on the slowest digit's walk. The walk reads LB_WINDOW predecessors' words
-//      per round trip (independent loads), at most LB_STEPS windows between workgroup
+//      digit need not wait on the slowest digit's walk. The walk reads LB_WINDOW predecessors'
+//      words per round trip (independent loads), at most LB_STEPS windows between workgroup
 //      barriers; an invocation that has re-read one not-ready word more than spin_limit
 //      times asks for the fallback, and the whole workgroup then counts the digits of the
 //      nearest blocking tile itself from that tile's keys (decoupled fallback: nothing waits
@@ -30,8 +30,9 @@
 // tile, each flag (bits 30-31: 0 not ready, 1 aggregate, 2 inclusive prefix) | count (bits
 // 0-29): a pass takes fewer than 2^30 keys (the plan falls back to reduce-then-scan beyond).
 // Words go from zero to aggregate to inclusive by relaxed atomic stores (publish(): each word is
-// written once per kind, so no read-modify-write such as an exchange is needed) and are read whole (volatile loads), so a count is seen complete or not at all; no fences are
-// needed since a word carries its own value. The plan alternates two state regions; pass p
+// written once per kind, so no read-modify-write such as an exchange is needed) and are read
+// whole (volatile loads), so a count is seen complete or not at all; no fences are needed since
+// a word carries its own value. The plan alternates two state regions; pass p
 // zeroes its tile's words of the region pass p + 1 uses (clear_addr), which pass p - 1 used: no
 // fill between passes.
 // A trivial pass (one digit holds every key) copies the tile. Needs WG_SIZE >= 256.

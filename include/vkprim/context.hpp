@@ -127,8 +127,9 @@ struct PipelineStatistics {
 class Context {
  public:
   // Adopts the caller's device (the handles stay the caller's; vkprim creates a pipeline cache
-  // of its own where AdoptInfo gives none). invalid_argument for a missing handle, get_instance_proc_addr or
-  // enabled_features; unsupported below Vulkan 1.2 or without a required feature.
+  // of its own where AdoptInfo gives none). invalid_argument for a missing handle,
+  // get_instance_proc_addr or enabled_features; unsupported below Vulkan 1.2 or without a
+  // required feature.
   static Result<Context> adopt(const AdoptInfo& info);
   // Creates an instance and a device of vkprim's own (the first usable device by the order of
   // CreateInfo::device_selector). unsupported without a Vulkan loader, usable device, or the
