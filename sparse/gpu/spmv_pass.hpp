@@ -160,9 +160,9 @@ constexpr uint32_t spmv_skip_row_lanes(uint64_t rows, uint64_t nonempty, uint64_
 inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
-// The automatic choice runs the row kernel on regular rows, f32 and f64: its lanes per row
-// (spmv_row_lanes) read each row's entries coalesced without the stream kernel's staging in
-// shared memory. The stream kernel stays as a forced choice (SpmvKernel::stream).
+// The automatic choice runs the row kernel on regular rows, f32 and f64: with its lanes per row
+// (spmv_row_lanes) it is faster than the stream kernel on every regular matrix of the benchmark
+// suite (docs/sparse-gpu.md). The stream kernel stays as a forced choice (SpmvKernel::stream).
 // Stream kernel: blocks of 256 rows, chunks of 256 x 8 nonzeros staged in shared memory
 // (SpmvOptions::items_per_invocation overrides the 8; fewer when the chunk would not fit).
 inline constexpr uint32_t kSpmvStreamWorkgroup = 256;
@@ -183,9 +183,10 @@ constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes
 // ceil(x bytes / kSpmvColumnBlockBytes) blocks (at most kSpmvAutoColumnBlocks) where x is larger
 // than that, the row or split kernel runs, at least half the non-empty rows are wide (their
 // gathers hit all of x), the matrix has at least kSpmvRowsManyRows rows and x is gathered at
-// least kSpmvColumnBlockGathers times per element. A block's gathers then stay within 16 MiB of
-// x, which the cache holds better; more than 2 blocks, or x of 16 MiB or less, cost more in
-// extra passes over y than they save, and so does x gathered fewer times. Blocks are split
+// least kSpmvColumnBlockGathers times per element. Each block gathers from its part of x only,
+// which the cache holds better; more than 2 blocks, or x of 16 MiB or less, cost more in extra
+// passes over y than they save (x gathered fewer than 3 times per element is left whole: the
+// gain there is untested). Blocks are split
 // copies of the matrix (split_columns), not passes of the row kernel over the whole matrix each
 // stopping at its block's end within the rows: every such pass would touch every row.
 inline constexpr uint64_t kSpmvColumnBlockBytes = uint64_t(16) << 20;
