@@ -52,7 +52,7 @@ void ts_publish(StateBuf st, uint tile, uint kind, TS_VALUE a) {
 // A tile's words of both kinds are consecutive, 4 * TS_WORDS of them from a 16-byte boundary
 // (the header is 4 words, and every layout aligns the state to 16 bytes), so they are read as
 // TS_WORDS 16-byte vectors: one load instead of four a vector, each word still whole, so a
-// look-back step costs one memory round trip per predecessor.
+// look-back step issues a quarter of the loads.
 layout(buffer_reference, std430, buffer_reference_align = 16) coherent volatile buffer StateVecs { uvec4 w[]; };
 
 // TS_INCLUSIVE, TS_AGGREGATE or TS_NOT_READY, with the value in `a` when ready. All words of
