@@ -6,8 +6,8 @@
 //   totals[d * groups + g]: the keys of digit d in group g, digit-major, so that one scan per
 //     digit row (radix_offsets.comp) gives every (digit, group) its first output position;
 //   digits[(g % stripes) * 256 + d] += the same: the pass's digit counts, in `stripes` copies
-//     (one atomic add per digit and group; with one copy, 9709 groups adding into the same 256
-//     words took 0.05 ms a pass at 2^28 keys on an H200, docs/benchmarks.md session 24);
+//     (one atomic add per digit and group; the copies spread the groups' atomics, which in one
+//     copy of 256 words would all contend for the same addresses);
 //   prefix[t * 128 + d / 2], 16 bits per digit (low half: the even digit): the keys of digit d
 //     in the tiles of t's group before t, tile-major (coalesced writes and reads). A prefix is
 //     below (GROUP_TILES - 1) * tile size < 2^16 (tuning.hpp).

@@ -126,7 +126,15 @@ struct PipelineStatistics {
 
 class Context {
  public:
+  // Adopts the caller's device (the handles stay the caller's; vkprim creates a pipeline cache
+  // of its own where AdoptInfo gives none). invalid_argument for a missing handle,
+  // get_instance_proc_addr or enabled_features; unsupported below Vulkan 1.2 or without a
+  // required feature.
   static Result<Context> adopt(const AdoptInfo& info);
+  // Creates an instance and a device of vkprim's own (the first usable device by the order of
+  // CreateInfo::device_selector). unsupported without a Vulkan loader, usable device, or the
+  // validation layer that `validation` asks for; invalid_argument for a device index past the
+  // last device.
   static Result<Context> create(const CreateInfo& info = {});
 
   Context(Context&&) noexcept;
@@ -144,7 +152,8 @@ class Context {
   // Statistics of every pipeline created so far, in creation order, when the Context was
   // created with CreateInfo::pipeline_statistics on a device that can report them; else empty.
   std::vector<PipelineStatistics> pipeline_statistics() const;
-  // Writes the pipeline cache to CreateInfo::pipeline_cache_path (no-op without one).
+  // Writes the pipeline cache to CreateInfo::pipeline_cache_path (no-op without one); io_error
+  // where the file cannot be written.
   Status save_pipeline_cache() const;
 
   // For the library's own layers; stable for the Context's lifetime, also across moves.

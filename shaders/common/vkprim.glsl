@@ -15,10 +15,10 @@ layout(local_size_x_id = 0) in;
 #if defined(FIXED_ITEMS)
 // Passes that keep per-item arrays in registers fix ITEMS at compile time (set per variant in
 // shaders/CMakeLists.txt, matching engine/plan/tuning.hpp), and mark every loop over items
-// [[unroll]], so that no array is indexed dynamically (which puts it in slow local memory). On an
-// H200 the NVIDIA compiler otherwise kept the select and radix-rank loops rolled, with their
-// arrays in local memory ("Local Memory Size" in `vkprim bench --pipeline-stats`), and the scan
-// tile pass took 48 registers instead of 32.
+// [[unroll]], so that no array is indexed dynamically (which puts it in slow local memory):
+// unrolled loops keep the per-item arrays in registers. A compiler may otherwise leave such a
+// loop rolled, with its arrays in local memory ("Local Memory Size" in
+// `vkprim bench --pipeline-stats`).
 const uint ITEMS = FIXED_ITEMS;
 #else
 layout(constant_id = 1) const uint ITEMS = 1;
@@ -32,8 +32,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uin
 
 // Addressing: `.v[i]` only where i * the element size stays below 2^31 bytes (an index into a
 // tile, from a reference to the tile's start). OpAccessChain takes its index as signed, and a
-// driver may form index * stride in 32 bits: the NVIDIA driver evidently does (H200: a copy of
-// 4.3 GB indexed from its start came out wrong past 4 GiB, docs/conventions.md). An element of a
+// driver may form index * stride in 32 bits: the NVIDIA driver evidently does (a copy of 4.3 GB
+// indexed from its start comes out wrong past 4 GiB, docs/conventions.md). An element of a
 // whole array is reached through ELEM_ADDR, which forms its address in 64 bits.
 #define ELEM_ADDR(addr, i, size) ((addr) + uint64_t(i) * uint64_t(size))
 

@@ -54,10 +54,9 @@ struct ExpandPush {
 constexpr uint32_t kWg = 256, kItems = 4;
 // The compaction's tile: kCompactWg x kCompactItems entries (FIXED_ITEMS in
 // shaders/CMakeLists.txt), with smaller workgroups where the device's are (down to 128, which
-// every device has). H100 (docs/benchmarks.md, session 8), compaction pass against 256 x 8:
-// 512 x 8 arrow 0.182 -> 0.176 ms, sparse_rows 0.210 -> 0.206, short_k2 0.460 -> 0.436;
-// 128 x 8 0.194 / 0.222 / 0.489; 1024 x 8 0.219 / 0.258 / 0.559. (Session 7, H200: 256 x 16
-// and 256 x 4 were slower than 256 x 8.)
+// every device has). 512 x 8 is the fastest of the shapes around it (128 to 1024 invocations,
+// 4 to 16 items): fewer, larger tiles shorten the compaction's look-back chain, up to where the
+// workgroup's size costs more occupancy than that saves.
 constexpr uint32_t kCompactWg = 512, kCompactItems = 8;
 uint32_t compact_workgroup(const ContextImpl& c) {
   uint32_t wg = kCompactWg;

@@ -541,8 +541,7 @@ struct SpmvPlan {
   }
   // The sums once the lists are visible: the row kernel, which skips the long rows, and the
   // long rows' pass with no barrier between them: they write different elements of y, so the
-  // long rows run alongside the row kernel's last workgroups. (Long rows first measured slower:
-  // H200, session 15.)
+  // long rows run alongside the row kernel's last workgroups.
   Status record_split_sums(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                            double alpha, double beta, uint32_t lanes, const SplitJob& j,
                            uint64_t lists, uint64_t counts) const {
@@ -592,7 +591,7 @@ struct SpmvPlan {
   // the split kernel or a kernel without temporary storage, and the temporary storage holds
   // every split block's lists, the lists are made first, all at once: one fill of all their
   // counts and the list passes side by side, so that each block's product starts at once
-  // (H200, powerlaw f64 over 2 blocks: docs/benchmarks.md, session 29). Otherwise block by
+  // (no list pass and barrier between two blocks' products). Otherwise block by
   // block, each as a single product. The same results either way.
   Status record_blocks(VkCommandBuffer cmd, std::span<const CsrView> blocks, BufferView x,
                        BufferView y, double alpha, double beta,

@@ -98,9 +98,8 @@ Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
   const auto& ctx = rt.context();
   // Warm up for at least `warmup` runs and one second, in submissions that grow until each
   // keeps the GPU busy for 50 ms: after the host-side work between operations (uploads,
-  // verification) the GPU's clocks have dropped. Session 5 (H100, H200) found latency-bound
-  // passes up to 4x slow when timed straight away and took 300 ms; session 15 (H200) still saw
-  // whole stretches of runs 2.7-2.9x slow that ended 330-350 ms after the warm-up began.
+  // verification) the GPU's clocks have dropped, and latency-bound passes timed straight away
+  // run several times slower until they recover, which takes a few hundred milliseconds.
   const auto start = std::chrono::steady_clock::now();
   uint32_t done = 0, batch = std::max(warmup, 1u);
   while (done < warmup || std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) {

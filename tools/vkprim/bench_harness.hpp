@@ -1,6 +1,6 @@
 // What every `vkprim bench` operation shares: sizes from the command line, the timing loop
-// (N timestamp-timed runs in one command buffer, median and min), and the record format of
-// NOTES §5 (table on stdout, JSON lines with --json).
+// (N timestamp-timed runs in one command buffer, median and min), and the record format (a
+// table on stdout, JSON lines with --json).
 #pragma once
 
 #include <vkprim/runtime.hpp>

@@ -1,5 +1,6 @@
-// Small generated matrices for `vkprim spmv --generate KIND:N` (no file needed): the shapes of
-// NOTES §6 in COO form, entries in a scrambled order (so a GPU CSR build has sorting to do).
+// Small generated matrices for `vkprim spmv --generate KIND:N` (no file needed): the row-length
+// shapes SpMV must handle, in COO form, entries in a scrambled order (so a GPU CSR build has
+// sorting to do).
 //   poisson2d:N   5-point Laplacian on an N x N grid (N^2 rows, ~5 entries per row)
 //   band:N:K      N rows, K consecutive entries centred on the diagonal
 //   powerlaw:N    row r has ~ N^0.6 / (r + 1)^0.8 + 1 entries at hashed columns
