@@ -246,7 +246,8 @@ struct SpmvPlan {
     VKPRIM_TRY(check_matrix(a, "Spmv::record_row_stats"));
     if (out.size < Spmv::kRowStatsBytes || out.address == 0 || out.address % 4)
       return make_error(Errc::invalid_argument,
-                        "Spmv::record_row_stats: stats must hold 16 bytes, 4-byte aligned");
+                        "Spmv::record_row_stats: stats must hold " + std::to_string(Spmv::kRowStatsBytes) +
+                            " bytes, 4-byte aligned");
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of `out` are done
     VKPRIM_TRY(fill->record(cmd, out.sub(0, Spmv::kRowStatsBytes), 0, 4));
     if (a.rows == 0) return {};

@@ -33,7 +33,7 @@
 //   pointer lists first (integer atomics). Rows of up to 16384 entries get one workgroup
 //   each, longer ("huge") rows several workgroups each whose partial sums a last pass adds in
 //   a fixed order (spmv_long.comp) — no float atomics; the long rows run alongside the row
-//   kernel (no barrier between them). 5 to 7 dispatches (with two tiny fills), temporary
+//   kernel (no barrier between them). 4 to 6 dispatches (with one tiny fill), temporary
 //   storage for the lists and partials; with no long rows (by the analysis) it is the row
 //   kernel alone. More than 65535 long or huge rows: the merge path instead.
 // * nonzero tiles (SpmvKernel::nnz): the merge path's tile pass and fix-up over fixed tiles of
