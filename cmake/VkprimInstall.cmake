@@ -1,7 +1,12 @@
-# Install rules and the find_package(vkprim) package:
-#   find_package(vkprim)                     -> vkprim::vkprim (Vulkan headers only)
-#   find_package(vkprim COMPONENTS sparse)   -> also vkprim::sparse (needs HDF5, zlib, libpng;
-#                                               enable the C language first, for FindHDF5)
+# Install rules and the find_package(vkprim) package, in components:
+#   find_package(vkprim)                                  vkprim::vkprim (Vulkan headers only)
+#   find_package(vkprim COMPONENTS sparse)                also vkprim::sparse: DeviceCsr, CSR
+#                                                         construction, SpMV (nothing more)
+#   find_package(vkprim COMPONENTS matrix_files)          also vkprim::matrix_files (and
+#                                                         vkprim::sparse): Matrix Market and
+#                                                         Binsparse files, spy (zlib, libpng and
+#                                                         HDF5's libraries, linked by path)
+# A C++-only project (project(x CXX)) can use each of them.
 include(CMakePackageConfigHelpers)
 
 set(VKPRIM_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/vkprim")
@@ -18,6 +23,11 @@ if(TARGET vkprim_sparse)
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
           INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT vkprimSparseTargets NAMESPACE vkprim:: DESTINATION ${VKPRIM_CMAKE_DIR})
+  install(TARGETS vkprim_matrix_files EXPORT vkprimMatrixFilesTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT vkprimMatrixFilesTargets NAMESPACE vkprim:: DESTINATION ${VKPRIM_CMAKE_DIR})
 endif()
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/vkprim" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/vkprimConfig.cmake.in"

@@ -1,4 +1,4 @@
-# Builds and runs a consumer project: cmake -DMODE=subdir|installed -DSRC=... -DBIN=... -P
+# Builds and runs a consumer project: cmake -DMODE=subdir|installed|sparse|matrix_files -DSRC=... -DBIN=... -P
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -6,13 +6,13 @@ function(run)
   endif()
 endfunction()
 file(REMOVE_RECURSE "${BIN}")
-if(MODE STREQUAL "installed")
-  run(${CMAKE_COMMAND} --install "${VKPRIM_BINARY_DIR}" --prefix "${BIN}/prefix")
-  run(${CMAKE_COMMAND} -S "${SRC}/installed" -B "${BIN}/build" -G Ninja
-      "-DCMAKE_PREFIX_PATH=${BIN}/prefix" -DCMAKE_BUILD_TYPE=Release)
-else()
+if(MODE STREQUAL "subdir")
   run(${CMAKE_COMMAND} -S "${SRC}/subdir" -B "${BIN}/build" -G Ninja
       "-DVKPRIM_SOURCE_DIR=${VKPRIM_SOURCE_DIR}" -DVKPRIM_BUILD_SPARSE=OFF -DCMAKE_BUILD_TYPE=Release)
+else()  # installed, sparse, matrix_files: the installed package
+  run(${CMAKE_COMMAND} --install "${VKPRIM_BINARY_DIR}" --prefix "${BIN}/prefix")
+  run(${CMAKE_COMMAND} -S "${SRC}/${MODE}" -B "${BIN}/build" -G Ninja
+      "-DCMAKE_PREFIX_PATH=${BIN}/prefix" -DCMAKE_BUILD_TYPE=Release)
 endif()
 run(${CMAKE_COMMAND} --build "${BIN}/build")
 run("${BIN}/build/consumer")
