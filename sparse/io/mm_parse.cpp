@@ -4,6 +4,7 @@
 #include <vkprim/sparse/matrix_market.hpp>
 
 #include "mm_header.hpp"
+#include "reader_support.hpp"
 #include "text_scan.hpp"
 
 #include <fast_float/fast_float.h>
@@ -120,6 +121,55 @@ void parse_chunk(const MatrixMarketHeader& h, Chunk& c, int64_t limit, const Out
   }
 }
 
+// Lines of [p, end) that hold an entry: neither blank nor a comment. Each entry needs one,
+// so this bounds the entries a chunk can hold by its text, whatever the header claims.
+int64_t entry_lines(const char* p, const char* end) {
+  int64_t n = 0;
+  while (p != end) {
+    p = skip_blanks(p, end);
+    if (p == end) break;
+    n += !is_eol(*p) && *p != '%';
+    p = detail::next_line(p, end);
+  }
+  return n;
+}
+
+// Where entry k (0-based, in file order) of the data section starts: its value token when
+// `skip_indices`, else the line's first token.
+size_t entry_position(const MatrixMarketHeader& h, std::string_view text, int64_t k, bool skip_indices) {
+  const char* const end = text.data() + text.size();
+  const char* p = text.data() + h.data_begin;
+  for (;;) {
+    p = skip_blanks(p, end);
+    if (p == end) return text.size();
+    if (!is_eol(*p) && *p != '%' && k-- == 0) break;
+    p = detail::next_line(p, end);
+  }
+  if (skip_indices && h.coordinate)
+    for (int tokens = h.vector ? 1 : 2; tokens > 0; --tokens) {
+      while (p != end && !detail::at_delimiter(p, end)) ++p;
+      p = skip_blanks(p, end);
+    }
+  return size_t(p - text.data());
+}
+
+// The reader's error for an integer that expansion or summation cannot represent.
+Error overflow_error(const MatrixMarketHeader& h, std::string_view text, std::string_view name,
+                     const detail::EntryOverflow& o) {
+  const size_t at = entry_position(h, text, o.entry, true);
+  if (o.kind == detail::EntryOverflow::Kind::skew_mirror)
+    return detail::expected_at(name, text, at,
+                               "an integer value whose skew-symmetric mirror (its negation) fits the signed "
+                               "64-bit range");
+  const int64_t first_line = detail::line_of(text, entry_position(h, text, o.other, false));
+  return detail::expected_at(
+      name, text, at,
+      "an integer value that keeps the sum of the duplicates at (" + std::to_string(o.row + 1) + ", " +
+          std::to_string(o.col + 1) + "), from line " + std::to_string(first_line) +
+          (o.other_mirror ? " mirrored" : "") + ", in the signed 64-bit range" +
+          (o.entry_mirror ? " (this entry mirrored)" : ""));
+}
+
 // Splits [begin, end) into pieces of about `target` bytes, each ending after a line end.
 std::vector<Chunk> split(const char* begin, const char* end, size_t target) {
   std::vector<Chunk> chunks;
@@ -177,10 +227,7 @@ bool for_each_chunk(size_t chunks, unsigned threads, Fn fn) {
   return !out_of_memory;
 }
 
-}  // namespace
-
-Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view name,
-                                      const MatrixMarketReadOptions& options) {
+Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const MatrixMarketReadOptions& options) {
   auto header = detail::parse_matrix_market_header(text, name);
   if (!header) return header.error();
   const MatrixMarketHeader& h = *header;
@@ -195,12 +242,12 @@ Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view na
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, chunks.size())));
 
-  // Room for the entries: each needs a line, so a chunk holds at most its line count (and
-  // the file at most the declared count): memory follows the text, not the header.
+  // Room for the entries: each needs a line that is neither blank nor a comment, so a
+  // chunk holds at most its count of those (and the file at most the declared count):
+  // memory follows the text, not the header.
   std::vector<int64_t> lines(chunks.size());
   for_each_chunk(chunks.size(), threads, [&](size_t i) {
-    const int64_t breaks = std::count_if(chunks[i].begin, chunks[i].end, [](char ch) { return detail::is_eol(ch); });
-    lines[i] = std::min<int64_t>(breaks + 1, h.entries);
+    lines[i] = std::min<int64_t>(entry_lines(chunks[i].begin, chunks[i].end), h.entries);
   });
   int64_t capacity = 0;
   for (size_t i = 0; i < chunks.size(); ++i) {
@@ -299,9 +346,16 @@ Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view na
     }
   }
 
-  if (options.expand_symmetry) expand_symmetry(m);
-  if (options.sum_duplicates) sum_duplicates(m);
+  if (const auto o = detail::expand_and_sum(m, options.expand_symmetry, options.sum_duplicates))
+    return overflow_error(h, text, name, *o);
   return m;
+}
+
+}  // namespace
+
+Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view name,
+                                      const MatrixMarketReadOptions& options) {
+  return detail::no_throw(std::string(name), [&] { return parse_text(text, name, options); });
 }
 
 }  // namespace vkprim::sparse
