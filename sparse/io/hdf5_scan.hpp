@@ -1,0 +1,101 @@
+// Private: a check of the HDF5 structures the Binsparse reader hands to libhdf5.
+//
+// libhdf5 1.10 decodes several structures without checking them against their own sizes
+// (attribute, link and heap names, message fields), so a corrupt file can make it read
+// outside its buffers. Before any HDF5 call sees a file, Hdf5Scan reads, with bounds
+// checks of its own, everything the reader's calls make libhdf5 decode: the superblock, the
+// root group's object header (its attributes and links, or its symbol table: B-tree nodes,
+// symbol nodes and local heap), and, per dataset, the object header with its dataspace,
+// datatype, fill value, filter pipeline and layout, and the chunk B-tree. Each is checked
+// against the format specification and against the end of the file. The root attribute
+// and the group's links are read here, so libhdf5 only opens datasets by address and reads
+// their elements. Structures outside what Binsparse files use (superblock extensions, dense
+// link or attribute storage, shared messages, external or virtual storage, filters other
+// than deflate, shuffle and fletcher32, non-IEEE floats) are refused with Errc::unsupported.
+#pragma once
+
+#include "hdf5_source.hpp"
+
+#include <vkprim/error.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vkprim::sparse::detail {
+
+// A dataset's stored element type, as the reader accepts them: two's-complement integers of
+// 1, 2, 4 or 8 bytes and IEEE binary32/binary64, either byte order.
+struct H5Number {
+  enum class Kind : uint8_t { signed_int, unsigned_int, ieee_float };
+  Kind kind = Kind::signed_int;
+  unsigned size = 0;  // bytes
+  bool big_endian = false;
+  // The Binsparse spelling: "int8" .. "uint64", "float32", "float64".
+  std::string name() const;
+};
+
+struct H5DatasetScan {
+  uint64_t header = 0;  // object header address, relative to the superblock
+  H5Number type;
+  std::vector<uint64_t> dims;
+  // Bytes of the file that hold the elements (every chunk's stored size, or the contiguous
+  // or compact data), and for chunked datasets the chunks that cover the dataspace and
+  // those stored (HDF5 reads a missing chunk as the fill value). Meaningful when
+  // stored_known; otherwise (chunk indexes HDF5 checks by their checksums) HDF5 tells.
+  uint64_t stored_bytes = 0;
+  uint64_t chunks = 0, chunks_stored = 0;
+  bool stored_known = true;
+  // Upper bound on element bytes per stored byte: 1, or zlib's 1032 with the deflate filter.
+  uint64_t expansion = 1;
+};
+
+class Hdf5Scan {
+ public:
+  // Reads and checks the superblock and the root group. Errors name `name`:
+  // Errc::parse_error for a corrupt or non-HDF5 file, Errc::unsupported as above.
+  static Result<Hdf5Scan> open(const ByteSource& source, const std::string& name);
+
+  // The value of the root group's string attribute `attribute` (fixed- or variable-length);
+  // Errc::parse_error when the root group has none.
+  Result<std::string> root_string_attribute(const std::string& attribute) const;
+
+  // Whether the root group has a hard link `link`.
+  bool has_link(const std::string& link) const { return links_.count(link) != 0; }
+
+  // Checks the dataset the root group links as `link` (Errc::parse_error when missing).
+  Result<H5DatasetScan> dataset(const std::string& link) const;
+
+ private:
+  struct Message {
+    uint16_t type = 0;
+    uint8_t flags = 0;
+    uint64_t at = 0;  // file address of the message data, for error messages
+    std::vector<uint8_t> data;
+  };
+
+  Hdf5Scan(const ByteSource& source, std::string name) : source_(&source), name_(std::move(name)) {}
+
+  Error corrupt(const std::string& what, uint64_t at) const;
+  Error unsupported(const std::string& what) const;
+  // The bytes [address, address + n) relative to the superblock, or an error when they do
+  // not lie inside the file's end-of-file address.
+  Result<std::vector<uint8_t>> fetch(uint64_t address, uint64_t n, const char* what) const;
+  Result<std::vector<Message>> object_header(uint64_t address) const;
+  Status read_symbol_table(const Message& stab);
+  Status read_link(const Message& link);
+  Result<std::string> global_heap_string(uint64_t collection, uint64_t index, uint64_t length) const;
+
+  const ByteSource* source_;
+  std::string name_;
+  uint64_t base_ = 0;  // absolute offset of the superblock: addresses are relative to it
+  uint64_t end_ = 0;   // relative end-of-file address: no structure reaches past it
+  unsigned offset_size_ = 8, length_size_ = 8;
+  unsigned group_leaf_k_ = 4, group_internal_k_ = 16, chunk_k_ = 32;
+  std::vector<Message> root_;                  // the root group's object header messages
+  std::map<std::string, uint64_t> links_;      // the root group's hard links
+};
+
+}  // namespace vkprim::sparse::detail
