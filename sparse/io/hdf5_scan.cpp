@@ -794,12 +794,14 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
     if (index == 1 && (chunk_flags & 2u)) {
       single_size = c.u(L);
       c.take(4);
-    } else if (index == 3) {
-      c.take(1);
-    } else if (index == 4) {
-      c.take(5);
-    } else if (index == 5) {
-      c.take(6);
+    } else if (index == 3 || index == 4) {  // fixed or extensible array: parameters are never 0
+      for (int k = index == 3 ? 1 : 5; k > 0; --k)
+        if (c.u8() == 0) return fail(bad("chunk index parameters"), at);
+    } else if (index == 5) {  // version 2 B-tree: node size, split and merge percentages
+      const uint64_t node = c.u(4);
+      const unsigned split = c.u8(), merge = c.u8();
+      if (node == 0 || split == 0 || split > 100 || merge == 0 || merge > 100)
+        return fail(bad("chunk index parameters"), at);
     } else if (index != 2 && index != 1) {
       return fail(bad("unknown chunk index type"), at);
     }
