@@ -323,8 +323,8 @@ Result<CooMatrix> read_source(const ByteSource& source, const std::string& name,
 }  // namespace
 
 Result<CooMatrix> read_binsparse(const std::filesystem::path& path, const BinsparseReadOptions& options) {
-  const std::string name = path.string();
-  return no_throw(name, [&]() -> Result<CooMatrix> {
+  return no_throw(path.native(), [&]() -> Result<CooMatrix> {
+    const std::string name = path.string();
     auto source = ByteSource::open(path, name);
     if (!source) return source.error();
     return read_source(*source, name, options);
@@ -333,8 +333,7 @@ Result<CooMatrix> read_binsparse(const std::filesystem::path& path, const Binspa
 
 Result<CooMatrix> parse_binsparse(std::span<const std::byte> image, std::string_view name,
                                   const BinsparseReadOptions& options) {
-  const std::string label(name);
-  return no_throw(label, [&] { return read_source(ByteSource::memory(image), label, options); });
+  return no_throw(name, [&] { return read_source(ByteSource::memory(image), std::string(name), options); });
 }
 
 }  // namespace vkprim::sparse

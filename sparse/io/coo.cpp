@@ -43,9 +43,9 @@ double CooMatrix::value(int64_t k) const noexcept {
 
 namespace detail {
 
-Error out_of_memory(const std::string& name) noexcept {
+Error out_of_memory(std::string_view name) noexcept {
   try {
-    return make_error(Errc::out_of_host_memory, name + ": out of host memory");
+    return make_error(Errc::out_of_host_memory, std::string(name) + ": out of host memory");
   } catch (...) {
     return Error{Errc::out_of_host_memory, VK_SUCCESS, {}};
   }
@@ -64,7 +64,15 @@ namespace {
 
 using detail::EntryOverflow;
 
-std::string position(int64_t r, int64_t c) { return "(" + std::to_string(r) + ", " + std::to_string(c) + ")"; }
+// "(r, c)". Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "(" + std::string.
+std::string position(int64_t r, int64_t c) {
+  std::string s = "(";
+  s += std::to_string(r);
+  s += ", ";
+  s += std::to_string(c);
+  s += ")";
+  return s;
+}
 
 Status validate_entries(const CooMatrix& m) {
   auto fail = [](std::string what) { return make_error(Errc::invalid_argument, std::move(what)); };
@@ -194,6 +202,14 @@ std::optional<SumOverflow> apply_order(CooMatrix& m, const std::vector<int64_t>&
   return std::nullopt;
 }
 
+// Errc::invalid_argument for a duplicate sum of m that overflows; `prefix` leads the message.
+Error sum_overflow(const CooMatrix& m, const SumOverflow& o, const std::string& prefix) {
+  return make_error(Errc::invalid_argument,
+                    prefix + "entries " + std::to_string(o.first) + " and " + std::to_string(o.entry) + " at " +
+                        position(m.row_indices[size_t(o.entry)], m.col_indices[size_t(o.entry)]) +
+                        " sum beyond the signed 64-bit range");
+}
+
 // The stored entry behind position p of an expanded matrix (each stored entry is followed
 // by its mirror when off the diagonal), and whether p is the mirror.
 std::pair<int64_t, bool> stored_entry(const CooMatrix& expanded, int64_t p) {
@@ -277,29 +293,21 @@ Status expand_symmetry(CooMatrix& m) {
 
 Status sum_duplicates(CooMatrix& m) {
   return detail::no_throw("matrix", [&]() -> Status {
-    if (const auto o = apply_order(m, row_major_order(m), true))
-      return make_error(Errc::invalid_argument,
-                        "entries " + std::to_string(o->first) + " and " + std::to_string(o->entry) + " at " +
-                            position(m.row_indices[size_t(o->entry)], m.col_indices[size_t(o->entry)]) +
-                            " sum beyond the signed 64-bit range");
+    if (const auto o = apply_order(m, row_major_order(m), true)) return sum_overflow(m, *o, "");
     return {};
   });
 }
 
 Result<CsrMatrix> to_csr(const CooMatrix& m, bool sum) {
-  const std::string what = "CSR of a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix";
-  // rows + 1 offsets must fit a vector before anything is allocated.
-  if (m.rows < 0 || uint64_t(m.rows) >= std::vector<int64_t>().max_size())
-    return make_error(Errc::out_of_host_memory, what + " does not fit in host memory");
-  return detail::no_throw(what, [&]() -> Result<CsrMatrix> {
+  return detail::no_throw("CSR", [&]() -> Result<CsrMatrix> {
+    const std::string what = "CSR of a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix";
+    // rows + 1 offsets must fit a vector before anything is allocated.
+    if (m.rows < 0 || uint64_t(m.rows) >= std::vector<int64_t>().max_size())
+      return make_error(Errc::out_of_host_memory, what + " does not fit in host memory");
     CsrMatrix csr;
     csr.row_offsets.assign(size_t(m.rows) + 1, 0);  // first: may not fit for huge shapes
     CooMatrix sorted = m;
-    if (const auto o = apply_order(sorted, row_major_order(m), sum))
-      return make_error(Errc::invalid_argument,
-                        what + ": entries " + std::to_string(o->first) + " and " + std::to_string(o->entry) +
-                            " at " + position(m.row_indices[size_t(o->entry)], m.col_indices[size_t(o->entry)]) +
-                            " sum beyond the signed 64-bit range");
+    if (const auto o = apply_order(sorted, row_major_order(m), sum)) return sum_overflow(m, *o, what + ": ");
     csr.rows = m.rows;
     csr.cols = m.cols;
     csr.field = m.field;

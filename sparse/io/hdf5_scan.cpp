@@ -467,7 +467,10 @@ Result<std::vector<Hdf5Scan::Message>> Hdf5Scan::object_header(uint64_t address)
   std::vector<Message> out;
   std::set<uint64_t> seen = {address};
   const size_t header_bytes = version == 1 ? 8 : (flags & 4u) ? 6 : 4;
+  uint64_t budget = end_;  // a header's chunks do not overlap: together they fit the file
   for (size_t k = 0; k < chunks.size(); ++k) {
+    if (chunks[k].size > budget) return corrupt("object header chunks larger than the file", chunks[k].address);
+    budget -= chunks[k].size;
     auto bytes = fetch(chunks[k].address, chunks[k].size, "object header chunk");
     if (!bytes) return bytes.error();
     uint64_t at = chunks[k].address + chunks[k].skip, size = chunks[k].size - chunks[k].skip;
@@ -529,11 +532,15 @@ Status Hdf5Scan::read_symbol_table(const Message& stab) {
   const uint64_t heap_data = h.address(O);
   auto names = fetch(heap_data, heap_size, "local heap data");
   if (!names) return names.error();
+  // The name at `offset`; empty when longer than any Binsparse dataset's name (kept out of
+  // the links, so that many entries naming one long string cost little).
+  constexpr size_t kLongestName = 1024;
   auto name_at = [&](uint64_t offset, std::string& out) {
     if (offset >= names->size()) return false;
     const auto* p = names->data() + offset;
-    const void* nul = std::memchr(p, 0, names->size() - offset);
-    if (nul == nullptr) return false;
+    const size_t left = names->size() - size_t(offset);
+    const void* nul = std::memchr(p, 0, std::min(left, kLongestName + 1));
+    if (nul == nullptr) return left > kLongestName;  // too long, or not terminated
     out.assign(reinterpret_cast<const char*>(p), size_t(static_cast<const uint8_t*>(nul) - p));
     return true;
   };
@@ -548,11 +555,14 @@ Status Hdf5Scan::read_symbol_table(const Message& stab) {
     uint64_t address;
     int level;  // -1: any (the root)
   };
+  uint64_t budget = end_;  // the tree's nodes do not overlap: together they fit the file
+  auto spend = [&](uint64_t bytes) { return bytes <= budget ? (budget -= bytes, true) : false; };
   std::vector<Pending> stack = {{btree, -1}};
   while (!stack.empty()) {
     const Pending node = stack.back();
     stack.pop_back();
     if (!seen.insert(node.address).second) return corrupt("group B-tree revisits a node", node.address);
+    if (!spend(node_size)) return corrupt("group B-tree larger than the file", node.address);
     auto bytes = fetch(node.address, node_size, "group B-tree node");
     if (!bytes) return bytes.error();
     Cursor n(*bytes);
@@ -570,6 +580,7 @@ Status Hdf5Scan::read_symbol_table(const Message& stab) {
         continue;
       }
       if (!seen.insert(child).second) return corrupt("group B-tree revisits a symbol node", child);
+      if (!spend(8 + symbols_max * entry_size)) return corrupt("group B-tree larger than the file", child);
       auto snod = fetch(child, 8 + symbols_max * entry_size, "symbol table node");
       if (!snod) return snod.error();
       Cursor s(*snod);
@@ -582,7 +593,7 @@ Status Hdf5Scan::read_symbol_table(const Message& stab) {
         s.take(24);
         std::string name;
         if (!name_at(name_offset, name)) return corrupt("symbol name outside the local heap", child);
-        links_.emplace(name, header);
+        if (!name.empty()) links_.emplace(name, header);
       }
     }
   }
@@ -835,10 +846,13 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
   // Depth-first, children left to right: leaf chunks come in key order.
   std::vector<Pending> stack = {{index_address, -1}};
   uint64_t last_offset = 0, stored = 0, leaves = 0;
+  uint64_t budget = end_;  // the tree's nodes do not overlap: together they fit the file
   while (!stack.empty()) {
     const Pending node = stack.back();
     stack.pop_back();
     if (!seen.insert(node.address).second) return fail(bad("chunk B-tree revisits a node"), node.address);
+    if (node_size > budget) return fail(bad("chunk B-tree larger than the file"), node.address);
+    budget -= node_size;
     auto bytes = fetch(node.address, node_size, "chunk B-tree node");
     if (!bytes) return bytes.error();
     Cursor n(*bytes);

@@ -17,7 +17,7 @@ bool ends_with(const std::string& s, const char* suffix) {
 }  // namespace
 
 Result<FileFormat> format_of(const std::filesystem::path& path) {
-  return detail::no_throw("file name", [&]() -> Result<FileFormat> {
+  return detail::no_throw(path.native(), [&]() -> Result<FileFormat> {
     const std::string name = path.string();
     if (name == "-" || ends_with(name, ".mtx") || ends_with(name, ".mtx.gz")) return FileFormat::matrix_market;
     if (ends_with(name, ".bsp.h5") || ends_with(name, ".h5")) return FileFormat::binsparse;

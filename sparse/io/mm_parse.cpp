@@ -162,12 +162,12 @@ Error overflow_error(const MatrixMarketHeader& h, std::string_view text, std::st
                                "an integer value whose skew-symmetric mirror (its negation) fits the signed "
                                "64-bit range");
   const int64_t first_line = detail::line_of(text, entry_position(h, text, o.other, false));
-  return detail::expected_at(
-      name, text, at,
-      "an integer value that keeps the sum of the duplicates at (" + std::to_string(o.row + 1) + ", " +
-          std::to_string(o.col + 1) + "), from line " + std::to_string(first_line) +
-          (o.other_mirror ? " mirrored" : "") + ", in the signed 64-bit range" +
-          (o.entry_mirror ? " (this entry mirrored)" : ""));
+  return detail::expected_at(name, text, at,
+                             "an integer value that keeps the sum of the duplicates at (" +
+                                 std::to_string(o.row + 1) + ", " + std::to_string(o.col + 1) +
+                                 ") in the signed 64-bit range (the sum starts at line " +
+                                 std::to_string(first_line) + (o.other_mirror ? ", mirrored" : "") +
+                                 (o.entry_mirror ? "; this entry mirrored" : "") + ")");
 }
 
 // Splits [begin, end) into pieces of about `target` bytes, each ending after a line end.
@@ -355,7 +355,7 @@ Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const
 
 Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view name,
                                       const MatrixMarketReadOptions& options) {
-  return detail::no_throw(std::string(name), [&] { return parse_text(text, name, options); });
+  return detail::no_throw(name, [&] { return parse_text(text, name, options); });
 }
 
 }  // namespace vkprim::sparse

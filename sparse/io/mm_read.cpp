@@ -90,8 +90,8 @@ Result<CooMatrix> parse_bytes(Bytes bytes, std::string_view name, const MatrixMa
 
 Result<CooMatrix> read_matrix_market(const std::filesystem::path& path,
                                      const MatrixMarketReadOptions& options) {
-  const std::string name = path.string();
-  return detail::no_throw(name, [&]() -> Result<CooMatrix> {
+  return detail::no_throw(path.native(), [&]() -> Result<CooMatrix> {
+    const std::string name = path.string();
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(name.c_str(), "rb"), &std::fclose);
     if (!f) return make_error(Errc::io_error, name + ": cannot open (" + std::strerror(errno) + ")");
     Bytes bytes;
@@ -111,7 +111,7 @@ Result<CooMatrix> read_matrix_market(const std::filesystem::path& path,
 
 Result<CooMatrix> read_matrix_market(std::istream& in, std::string_view name,
                                      const MatrixMarketReadOptions& options) {
-  return detail::no_throw(std::string(name), [&]() -> Result<CooMatrix> {
+  return detail::no_throw(name, [&]() -> Result<CooMatrix> {
     Bytes bytes;
     bytes.reserve(size_t(1) << 20);
     while (in) {

@@ -11,18 +11,20 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace vkprim::sparse::detail {
 
 // Errc::out_of_host_memory naming `name`; never throws (the message is dropped if even
 // that allocation fails).
-Error out_of_memory(const std::string& name) noexcept;
+Error out_of_memory(std::string_view name) noexcept;
 
 // Runs f() (returning Result<T> or Status) and turns an exception escaping it into an error
 // naming `name`: allocation failures (std::bad_alloc, std::length_error) become
-// Errc::out_of_host_memory. Sizes are checked before allocating; this is the backstop.
+// Errc::out_of_host_memory. Sizes are checked before allocating; this is the backstop, so
+// f builds its own strings (a file name view costs nothing here).
 template <class F>
-auto no_throw(const std::string& name, F&& f) noexcept -> decltype(f()) {
+auto no_throw(std::string_view name, F&& f) noexcept -> decltype(f()) {
   try {
     return f();
   } catch (const std::bad_alloc&) {
@@ -31,7 +33,7 @@ auto no_throw(const std::string& name, F&& f) noexcept -> decltype(f()) {
     return out_of_memory(name);
   } catch (...) {
     try {
-      return make_error(Errc::invalid_argument, name + ": unexpected internal exception");
+      return make_error(Errc::invalid_argument, std::string(name) + ": unexpected internal exception");
     } catch (...) {
       return Error{Errc::invalid_argument, VK_SUCCESS, {}};
     }
