@@ -3,16 +3,15 @@
 #include <vkprim/sparse/binsparse.hpp>
 
 #include "binsparse_descriptor.hpp"
-#include "reader_support.hpp"
 #include "hdf5_handle.hpp"
 #include "hdf5_scan.hpp"
 #include "hdf5_source.hpp"
+#include "reader_support.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <new>
-#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace vkprim::sparse {
 namespace {
@@ -220,7 +219,8 @@ Status read_entries(const Reader& r, const BinsparseReadOptions& options, CooMat
       if (!info) return info.error();
       if (info->dims.size() != 1) return r.fail("dataset 'indices_0' must be one-dimensional");
       if (info->dims[0] > uint64_t(majors)) return r.fail("dataset 'indices_0' holds more indices than the shape has");
-      auto ids = r.integers("indices_0", int64_t(info->dims[0]), major_limit, by_row ? "a row index" : "a column index");
+      auto ids = r.integers("indices_0", int64_t(info->dims[0]), major_limit,
+                            by_row ? "a row index" : "a column index");
       if (!ids) return ids.error();
       major_ids = std::move(*ids);
       majors = int64_t(major_ids.size());
@@ -310,7 +310,7 @@ Result<CooMatrix> read_source(const ByteSource& source, const std::string& name,
   if (!descriptor) return descriptor.error();
 
   H5File file(open_hdf5(source));
-  if (!file.valid()) return make_error(Errc::parse_error, name + ": HDF5 cannot open the file (corrupt?)");
+  if (!file.valid()) return make_error(Errc::parse_error, name + ": corrupt HDF5 file: libhdf5 refuses to open it");
   CooMatrix m;
   Reader reader{*scan, file.get(), name, *descriptor};
   VKPRIM_TRY(read_entries(reader, options, m));

@@ -737,11 +737,12 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
   Dataspace space;
   if (Problem p = parse_dataspace(first[kDataspace]->data, L, space)) return fail(p, first[kDataspace]->at);
   out.dims = space.dims;
-  uint64_t elements = space.type == Dataspace::null ? 0 : 1;
+  uint64_t elements = space.type == Dataspace::null ? 0 : 1, logical = 0;
   for (uint64_t d : space.dims)
-    if (__builtin_mul_overflow(elements, d, &elements)) return fail(bad("dataspace of more than 2^64 elements"), first[kDataspace]->at);
-  uint64_t logical = 0;
-  if (__builtin_mul_overflow(elements, type.size, &logical)) return fail(bad("dataset of more than 2^64 bytes"), first[kDataspace]->at);
+    if (__builtin_mul_overflow(elements, d, &elements))
+      return fail(bad("dataspace of more than 2^64 elements"), first[kDataspace]->at);
+  if (__builtin_mul_overflow(elements, type.size, &logical))
+    return fail(bad("dataset of more than 2^64 bytes"), first[kDataspace]->at);
 
   for (uint16_t t : {kFill, kFillOld})
     if (first[t])

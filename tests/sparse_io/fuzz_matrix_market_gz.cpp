@@ -78,7 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string one = gzip(text, int(size % 10));
   if (!same(read_stream(one), expected)) std::abort();
   const size_t split = size ? data[0] % (size + 1) : 0;
-  const std::string two = gzip(std::string_view(text).substr(0, split), 6) + gzip(std::string_view(text).substr(split), 1);
+  const std::string two =
+      gzip(std::string_view(text).substr(0, split), 6) + gzip(std::string_view(text).substr(split), 1);
   if (!same(read_stream(two), expected)) std::abort();
   const auto cut = read_stream(one.substr(0, one.size() - 1 - size % 8));
   if (cut.ok() || cut.error().message.find("gzip") == std::string::npos) std::abort();

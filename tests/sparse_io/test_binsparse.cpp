@@ -137,8 +137,9 @@ TEST_CASE("Binsparse round trips: fields, iso pattern, symmetry, precision", "[b
     CHECK(back.symmetry == Symmetry::skew_symmetric);
     CooMatrix upper = s;
     transpose(upper);
-    for (size_t k = 0; k < upper.real_values.size(); ++k)  // the same skew matrix, upper triangle
-      if (upper.row_indices[k] != upper.col_indices[k]) upper.real_values[k] = -upper.real_values[k];  // stored
+    // The same skew matrix with its upper triangle stored: off-diagonal values negated.
+    for (size_t k = 0; k < upper.real_values.size(); ++k)
+      if (upper.row_indices[k] != upper.col_indices[k]) upper.real_values[k] = -upper.real_values[k];
     REQUIRE(write_binsparse(upper, out, {BinsparseFormat::coo}).ok());
     back = read_binsparse(out).value();
     CHECK(identical(back, s));

@@ -94,7 +94,8 @@ MutantCount read_mutants(const std::vector<fs::path>& files, int per_file, const
     if (count.first_failure.empty() && (died || unnamed != std::string::npos))
       count.first_failure = files[f].filename().string() + " mutant " +
                             std::to_string(died ? outcomes.size() : unnamed) +
-                            (died ? " (signal " + std::to_string(child.signal) + ")" : " (error without the file name)");
+                            (died ? " (signal " + std::to_string(child.signal) + ")"
+                                  : " (error without the file name)");
   }
   return count;
 }
@@ -304,7 +305,8 @@ TEST_CASE("a 2^61-row matrix is an error, never an exception", "[robust]") {
   CHECK(error_of(to_csr(*m, false)).code == Errc::out_of_host_memory);
   m->rows = INT64_MAX;
   CHECK(error_of(to_csr(*m, true)).code == Errc::out_of_host_memory);
-  auto text = parse_matrix_market("%%MatrixMarket matrix coordinate real general\n2305843009213693952 3 1\n1 1 1\n", "t.mtx");
+  auto text =
+      parse_matrix_market("%%MatrixMarket matrix coordinate real general\n2305843009213693952 3 1\n1 1 1\n", "t.mtx");
   REQUIRE(text.ok());
   CHECK(error_of(to_csr(*text, false)).code == Errc::out_of_host_memory);
 }
@@ -419,9 +421,8 @@ TEST_CASE("a Binsparse dataset must store the type its descriptor declares", "[b
 
   // Indices: negative or past the shape, whatever their type.
   auto write_coo = [&](const std::string& index_type, hid_t stored, std::vector<int64_t> rows) {
-    samples::write(p,
-                   samples::descriptor("COO", "[3, 3]", 2,
-                                       R"("indices_0": ")" + index_type + R"(", "indices_1": "int64", "values": "int64")"),
+    const std::string types = R"("indices_0": ")" + index_type + R"(", "indices_1": "int64", "values": "int64")";
+    samples::write(p, samples::descriptor("COO", "[3, 3]", 2, types),
                    {{"indices_0", stored, std::move(rows), {}},
                     {"indices_1", H5T_STD_I64LE, {0, 1}, {}},
                     {"values", H5T_STD_I64LE, {1, 2}, {}}});
