@@ -1,5 +1,6 @@
-// Binsparse reader: the file's structure checked (hdf5_scan), then the descriptor, then the
-// format's arrays read through the checked driver (hdf5_source) into a CooMatrix.
+// Binsparse reader: the file's structure checked and its arrays read by hdf5_scan (libhdf5,
+// through the checked driver of hdf5_source, only lists the chunks of the HDF5 1.10 chunk
+// indexes), then the descriptor's format assembled into a CooMatrix.
 #include <vkprim/sparse/binsparse.hpp>
 
 #include "binsparse_descriptor.hpp"
@@ -21,9 +22,10 @@ using namespace detail;
 // Everything one read needs to report errors and reach datasets.
 struct Reader {
   const Hdf5Scan& scan;
-  hid_t file;
+  const ByteSource& source;
   std::string name;  // file name for messages
   const BinsparseDescriptor& d;
+  mutable H5File file;  // opened only for chunk indexes left to libhdf5
 
   Error fail(const std::string& what) const { return make_error(Errc::parse_error, name + ": " + what); }
 
@@ -50,37 +52,29 @@ struct Reader {
     if (std::is_same_v<T, double> != (stored.kind == H5Number::Kind::ieee_float))
       return fail("dataset '" + ds + "' must hold " + (std::is_same_v<T, double> ? "floating-point" : "integer") +
                   " values");
-
-    H5Object set(H5Oopen_by_addr(file, haddr_t(info->header)));
-    if (!set.valid() || H5Iget_type(set.get()) != H5I_DATASET)
-      return make_error(Errc::io_error, name + ": cannot open dataset '" + ds + "'");
+    if (!info->chunks_listed) {
+      if (!file.valid()) file = H5File(open_hdf5(source));
+      H5Object set(file.valid() ? H5Oopen_by_addr(file.get(), haddr_t(info->header)) : H5I_INVALID_HID);
+      if (!set.valid() || H5Iget_type(set.get()) != H5I_DATASET)
+        return fail("libhdf5 cannot open dataset '" + ds + "'");
+      VKPRIM_TRY(scan.list_chunks(*info, set.get(), ds));
+    }
     // What the file stores must account for every element, compressed at most as much as
     // zlib can: a small file cannot claim a large array.
-    uint64_t stored_bytes = info->stored_bytes, chunks_stored = info->chunks_stored;
-    if (!info->stored_known) {
-      hsize_t chunks = 0;
-      stored_bytes = H5Dget_storage_size(set.get());
-      H5Space space(H5Dget_space(set.get()));
-      if (H5Dget_num_chunks(set.get(), space.get(), &chunks) < 0)
-        return make_error(Errc::io_error, name + ": cannot index the chunks of dataset '" + ds + "'");
-      chunks_stored = chunks;
-    }
     const uint64_t element_bytes = uint64_t(count) * stored.size;
-    if (element_bytes / info->expansion > stored_bytes)
+    if (element_bytes / info->expansion > info->stored_bytes())
       return fail("dataset '" + ds + "' claims " + std::to_string(count) + " elements but the file stores only " +
-                  std::to_string(stored_bytes) + " bytes of them");
-    if (chunks_stored < info->chunks)  // HDF5 would read the missing ones as fill values
-      return fail("dataset '" + ds + "' stores " + std::to_string(chunks_stored) + " of its " +
-                  std::to_string(info->chunks) + " chunks");
+                  std::to_string(info->stored_bytes()) + " bytes of them");
+    if (info->storage == H5DatasetScan::Storage::chunked && info->chunks.size() < info->chunks_expected)
+      return fail("dataset '" + ds + "' stores " + std::to_string(info->chunks.size()) + " of its " +
+                  std::to_string(info->chunks_expected) + " chunks");
 
     out.resize(size_t(count));
     if (count == 0) return {};
-    // Read in the stored width (HDF5 only swaps bytes), then widen in place from the back:
-    // element k's slot starts at or after its stored bytes.
-    const hid_t memory_type = native_type(stored);
-    if (H5Dread(set.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
-      return make_error(Errc::io_error, name + ": cannot read dataset '" + ds + "'");
-    const auto* bytes = reinterpret_cast<const unsigned char*>(out.data());
+    // The stored width first, then widened in place from the back: element k's slot starts
+    // at or after its stored bytes.
+    auto* bytes = reinterpret_cast<uint8_t*>(out.data());
+    VKPRIM_TRY(scan.read_elements(*info, std::span(bytes, size_t(element_bytes)), ds));
     auto widen = [&](auto tag) {
       using S = decltype(tag);
       for (size_t k = size_t(count); k-- > 0;) {
@@ -108,17 +102,6 @@ struct Reader {
       default: break;
     }
     return {};
-  }
-
-  static hid_t native_type(const H5Number& t) {
-    if (t.kind == H5Number::Kind::ieee_float) return t.size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-    const bool s = t.kind == H5Number::Kind::signed_int;
-    switch (t.size) {
-      case 1: return s ? H5T_NATIVE_INT8 : H5T_NATIVE_UINT8;
-      case 2: return s ? H5T_NATIVE_INT16 : H5T_NATIVE_UINT16;
-      case 4: return s ? H5T_NATIVE_INT32 : H5T_NATIVE_UINT32;
-      default: return s ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
-    }
   }
 
   // An index or pointer array: integers in [0, limit), `what` naming them in messages.
@@ -309,10 +292,8 @@ Result<CooMatrix> read_source(const ByteSource& source, const std::string& name,
   auto descriptor = parse_binsparse_descriptor(*json, name);
   if (!descriptor) return descriptor.error();
 
-  H5File file(open_hdf5(source));
-  if (!file.valid()) return make_error(Errc::parse_error, name + ": corrupt HDF5 file: libhdf5 refuses to open it");
   CooMatrix m;
-  Reader reader{*scan, file.get(), name, *descriptor};
+  Reader reader{*scan, source, name, *descriptor, {}};
   VKPRIM_TRY(read_entries(reader, options, m));
   VKPRIM_TRY(apply_structure(reader, m));
   if (auto v = validate(m); !v) return make_error(Errc::parse_error, name + ": " + v.error().message);

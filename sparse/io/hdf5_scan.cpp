@@ -3,8 +3,12 @@
 // reads past the bytes fetched, and every fetch stays inside the file's end-of-file address.
 #include "hdf5_scan.hpp"
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <bit>
 #include <cstring>
+#include <new>
 #include <set>
 
 namespace vkprim::sparse::detail {
@@ -256,6 +260,7 @@ Problem check_fill(const std::vector<uint8_t>& data, bool old_form, uint64_t ele
 }
 
 struct Pipeline {
+  std::vector<unsigned> filters;  // in pipeline (write) order
   bool deflate = false;
 };
 
@@ -279,6 +284,7 @@ Problem parse_pipeline(const std::vector<uint8_t>& data, uint64_t element_size, 
     for (uint64_t v = 0; v < values && c.ok(); ++v) cd.push_back(c.u(4));
     if (version == 1 && values % 2) c.take(4);
     if (!c.ok()) return bad("filter pipeline message too short");
+    out.filters.push_back(unsigned(id));
     if (id == 1) {
       if (cd.size() != 1 || cd[0] > 9) return bad("deflate filter parameters");
       out.deflate = true;
@@ -292,7 +298,104 @@ Problem parse_pipeline(const std::vector<uint8_t>& data, uint64_t element_size, 
   return {};
 }
 
+// Fletcher-32 as HDF5 computes it (H5_checksum_fletcher32): sums of big-endian 16-bit words.
+uint32_t fletcher32(const uint8_t* data, size_t length) {
+  uint32_t sum1 = 0, sum2 = 0;
+  for (size_t words = length / 2; words > 0;) {
+    size_t block = std::min<size_t>(words, 360);  // sums that cannot overflow before folding
+    words -= block;
+    do {
+      sum1 += uint32_t(data[0]) << 8 | data[1];
+      data += 2;
+      sum2 += sum1;
+    } while (--block);
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  }
+  if (length % 2) {
+    sum1 += uint32_t(*data) << 8;
+    sum2 += sum1;
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  }
+  sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+  sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  return sum2 << 16 | sum1;
+}
+
+// Undoes `filters` (pipeline order; bit i of `mask` set: filter i was skipped) on one
+// stored chunk, last filter first. Each step checks its input: a chunk shorter than its
+// checksum, a checksum that differs, a deflate stream that does not end at exactly
+// `chunk_bytes` bytes (zlib expands at most 1032:1, checked before allocating) are errors.
+Problem unfilter(std::vector<uint8_t>& raw, const std::vector<unsigned>& filters, uint32_t mask, unsigned element_size,
+                 uint64_t chunk_bytes) {
+  for (size_t i = filters.size(); i-- > 0;) {
+    if (mask & (uint32_t(1) << i)) continue;
+    if (filters[i] == 3) {  // fletcher32: the checksum of the rest, appended
+      if (raw.size() < 4) return bad("chunk shorter than its fletcher32 checksum");
+      const size_t n = raw.size() - 4;
+      Cursor tail(raw.data() + n, 4);
+      const uint32_t stored = uint32_t(tail.u(4)), sum = fletcher32(raw.data(), n);
+      const uint32_t swapped = ((sum & 0x00ff00ffu) << 8) | ((sum >> 8) & 0x00ff00ffu);  // before HDF5 1.6.3
+      if (stored != sum && stored != swapped) return bad("fletcher32 checksum mismatch in a chunk");
+      raw.resize(n);
+    } else if (filters[i] == 1) {  // deflate: a zlib stream
+      if (raw.size() > UINT32_MAX || chunk_bytes > uint64_t(raw.size()) * 1032 + 64)
+        return bad("deflated chunk of " + std::to_string(raw.size()) + " bytes cannot hold " +
+                   std::to_string(chunk_bytes));
+      std::vector<uint8_t> inflated(size_t(chunk_bytes) + 1);  // a spare byte: a longer stream shows
+      z_stream z{};
+      if (inflateInit(&z) != Z_OK) throw std::bad_alloc();
+      z.next_in = raw.data();
+      z.avail_in = uInt(raw.size());
+      z.next_out = inflated.data();
+      z.avail_out = uInt(inflated.size());
+      const int rc = inflate(&z, Z_FINISH);
+      const uint64_t produced = z.total_out;
+      inflateEnd(&z);
+      if (rc != Z_STREAM_END || produced != chunk_bytes) return bad("deflated chunk does not inflate to its size");
+      inflated.resize(size_t(chunk_bytes));
+      raw = std::move(inflated);
+    } else if (filters[i] == 2) {  // shuffle: byte j of every element stored together
+      const size_t n = raw.size() / element_size;
+      if (element_size < 2 || n < 2) continue;
+      std::vector<uint8_t> plain(raw.size());
+      for (size_t j = 0; j < element_size; ++j)
+        for (size_t k = 0; k < n; ++k) plain[k * element_size + j] = raw[j * n + k];
+      std::copy(raw.begin() + std::ptrdiff_t(n * element_size), raw.end(),
+                plain.begin() + std::ptrdiff_t(n * element_size));  // leftover bytes as stored
+      raw = std::move(plain);
+    }
+  }
+  return {};
+}
+
+// Each listed chunk of a one-dimensional dataset lies in the file, at a multiple of the
+// chunk size inside the dataspace, in rising order.
+Problem check_chunks(const H5DatasetScan& d, uint64_t end) {
+  for (size_t k = 0; k < d.chunks.size(); ++k) {
+    const H5Chunk& c = d.chunks[k];
+    if (c.size == 0 || c.address == kUndefined || c.address > end || c.size > end - c.address)
+      return bad("chunk outside the file");
+    if (c.offset % d.chunk != 0 || c.offset >= d.dims[0] || (k > 0 && c.offset <= d.chunks[k - 1].offset))
+      return bad("chunks out of order or outside the dataspace");
+  }
+  return {};
+}
+
 }  // namespace
+
+uint64_t H5DatasetScan::stored_bytes() const {
+  switch (storage) {
+    case Storage::none: return 0;
+    case Storage::compact: return compact.size();
+    case Storage::contiguous: return dims.empty() ? type.size : dims[0] * type.size;
+    case Storage::chunked: break;
+  }
+  uint64_t sum = 0;
+  for (const H5Chunk& c : chunks) sum += c.size;
+  return sum;
+}
 
 std::string H5Number::name() const {
   const char* kind_name = kind == Kind::ieee_float ? "float" : kind == Kind::signed_int ? "int" : "uint";
@@ -761,8 +864,10 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
   if (layout != 2 && first[kPipeline]) return fail(bad("filters on a dataset that is not chunked"), at);
   if (layout == 0) {  // compact: the data is in the message
     const uint64_t size = c.u(2);
-    if (!c.take(size) || size != logical) return fail(bad("compact data of the wrong size"), at);
-    out.stored_bytes = size;
+    const uint8_t* data = c.take(size);
+    if (!data || size != logical) return fail(bad("compact data of the wrong size"), at);
+    out.storage = H5DatasetScan::Storage::compact;
+    out.compact.assign(data, data + size);
     return out;
   }
   if (layout == 1) {  // contiguous
@@ -771,7 +876,8 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
     if (address == kUndefined) return out;  // never written: nothing stored
     if (size < logical) return fail(bad("contiguous storage smaller than the dataspace"), at);
     if (address > end_ || size > end_ - address) return fail(bad("contiguous data outside the file"), at);
-    out.stored_bytes = logical;
+    out.storage = H5DatasetScan::Storage::contiguous;
+    out.address = address;
     return out;
   }
   if (layout != 2) return fail(layout == 3 ? unsupported_feature("virtual datasets") : bad("unknown layout class"), at);
@@ -793,19 +899,14 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
   }
   if (chunk[ndims - 1] != type.size || chunk_bytes >= (uint64_t(1) << 32))
     return fail(bad("chunk element size or chunk size"), at);
-  uint64_t chunks = elements == 0 ? 0 : 1;  // chunks covering the dataspace
-  for (size_t d = 0; d < space.dims.size() && chunks; ++d)
-    if (__builtin_mul_overflow(chunks, space.dims[d] / chunk[d] + (space.dims[d] % chunk[d] != 0), &chunks))
-      return fail(bad("more than 2^64 chunks"), at);
-  out.chunks = chunks;
-
   unsigned index = 0;  // version 3: a version 1 B-tree
   uint64_t single_size = chunk_bytes;
+  uint32_t single_mask = 0;
   if (version == 4) {
     index = c.u8();
-    if (index == 1 && (chunk_flags & 2u)) {
+    if (index == 1 && (chunk_flags & 2u)) {  // one filtered chunk: its stored size and filter mask
       single_size = c.u(L);
-      c.take(4);
+      single_mask = uint32_t(c.u(4));
     } else if (index == 3 || index == 4) {  // fixed or extensible array: parameters are never 0
       for (int k = index == 3 ? 1 : 5; k > 0; --k)
         if (c.u8() == 0) return fail(bad("chunk index parameters"), at);
@@ -820,75 +921,124 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
     index_address = c.address(O);
   }
   if (!c.ok()) return fail(bad("layout message cut short"), at);
+  if (index == 2 && first[kPipeline]) return fail(bad("filters on an implicitly indexed dataset"), at);
+  out.storage = H5DatasetScan::Storage::chunked;
+  out.chunk = chunk[0];
+  out.filters = pipeline.filters;
+  out.unfiltered_edges = chunk_flags & 1u;
+  if (space.dims.size() != 1) return out;  // the reader refuses other ranks
+  const uint64_t chunks = space.dims[0] / chunk[0] + (space.dims[0] % chunk[0] != 0);  // covering the dataspace
+  out.chunks_expected = chunks;
   if (index_address == kUndefined) return out;  // no chunk written
 
   if (index == 1 || index == 2) {  // one chunk, or every chunk at its place in one block
-    uint64_t size = single_size;
-    if (index == 2 && __builtin_mul_overflow(chunks, chunk_bytes, &size)) return fail(bad("implicit chunk index"), at);
-    if (index_address > end_ || size > end_ - index_address) return fail(bad("chunk data outside the file"), at);
-    out.stored_bytes = size;
-    out.chunks_stored = chunks;
+    for (uint64_t k = 0; k < (index == 1 ? 1 : chunks); ++k)
+      out.chunks.push_back({k * chunk[0], index_address + k * chunk_bytes, index == 1 ? single_size : chunk_bytes,
+                            index == 1 ? single_mask : 0});
+  } else if (index != 0) {  // fixed array, extensible array, version 2 B-tree: left to libhdf5
+    out.chunks_listed = false;
     return out;
-  }
-  if (index != 0) {  // fixed array, extensible array, version 2 B-tree: checksummed by HDF5
-    out.stored_known = false;
-    return out;
-  }
-
-  // Version 1 B-tree of chunks (type 1): keys hold (stored size, filter mask, offsets).
-  const uint64_t two_k = 2 * uint64_t(chunk_k_);
-  const uint64_t key_size = 8 + 8 * uint64_t(ndims);
-  const uint64_t node_size = 8 + 2 * O + two_k * O + (two_k + 1) * key_size;
-  std::set<uint64_t> seen;
-  struct Pending {
-    uint64_t address;
-    int level;
-  };
-  // Depth-first, children left to right: leaf chunks come in key order.
-  std::vector<Pending> stack = {{index_address, -1}};
-  uint64_t last_offset = 0, stored = 0, leaves = 0;
-  uint64_t budget = end_;  // the tree's nodes do not overlap: together they fit the file
-  while (!stack.empty()) {
-    const Pending node = stack.back();
-    stack.pop_back();
-    if (!seen.insert(node.address).second) return fail(bad("chunk B-tree revisits a node"), node.address);
-    if (node_size > budget) return fail(bad("chunk B-tree larger than the file"), node.address);
-    budget -= node_size;
-    auto bytes = fetch(node.address, node_size, "chunk B-tree node");
-    if (!bytes) return bytes.error();
-    Cursor n(*bytes);
-    if (!n.signature("TREE") || n.u8() != 1) return fail(bad("chunk B-tree node signature or type"), node.address);
-    const int level = n.u8();
-    const uint64_t entries = n.u(2);
-    if ((node.level >= 0 && level != node.level) || entries > two_k)
-      return fail(bad("chunk B-tree node level or entry count"), node.address);
-    n.take(2 * O);
-    std::vector<uint64_t> children;
-    for (uint64_t e = 0; e < entries; ++e) {
-      const uint64_t size = n.u(4);
-      n.u(4);  // filter mask
-      std::vector<uint64_t> offset(ndims);
-      for (unsigned d = 0; d < ndims; ++d) offset[d] = n.u(8);
-      const uint64_t child = n.address(O);
-      if (level > 0) {
-        children.push_back(child);
-        continue;
+  } else {
+    // Version 1 B-tree of chunks (type 1): keys hold (stored size, filter mask, offsets).
+    const uint64_t two_k = 2 * uint64_t(chunk_k_);
+    const uint64_t key_size = 8 + 8 * uint64_t(ndims);
+    const uint64_t node_size = 8 + 2 * O + two_k * O + (two_k + 1) * key_size;
+    uint64_t budget = end_;  // the tree's nodes do not overlap: together they fit the file
+    std::set<uint64_t> seen;
+    struct Pending {
+      uint64_t address;
+      int level;
+    };
+    // Depth-first, children left to right: leaf chunks come in key order.
+    std::vector<Pending> stack = {{index_address, -1}};
+    while (!stack.empty()) {
+      const Pending node = stack.back();
+      stack.pop_back();
+      if (!seen.insert(node.address).second) return fail(bad("chunk B-tree revisits a node"), node.address);
+      if (node_size > budget) return fail(bad("chunk B-tree larger than the file"), node.address);
+      budget -= node_size;
+      auto bytes = fetch(node.address, node_size, "chunk B-tree node");
+      if (!bytes) return bytes.error();
+      Cursor n(*bytes);
+      if (!n.signature("TREE") || n.u8() != 1) return fail(bad("chunk B-tree node signature or type"), node.address);
+      const int level = n.u8();
+      const uint64_t entries = n.u(2);
+      if ((node.level >= 0 && level != node.level) || entries > two_k)
+        return fail(bad("chunk B-tree node level or entry count"), node.address);
+      n.take(2 * O);
+      std::vector<uint64_t> children;
+      for (uint64_t e = 0; e < entries; ++e) {
+        const uint64_t size = n.u(4);
+        const uint32_t mask = uint32_t(n.u(4));
+        const uint64_t offset = n.u(8), element = n.u(8);
+        const uint64_t child = n.address(O);
+        if (level > 0) children.push_back(child);
+        else if (element != 0) return fail(bad("chunk B-tree key"), node.address);
+        else out.chunks.push_back({offset, child, size, mask});
       }
-      if (size == 0 || child > end_ || size > end_ - child) return fail(bad("chunk outside the file"), node.address);
-      stored += size;
-      // A one-dimensional dataset's chunks (all Binsparse arrays) come in rising order, each
-      // at a multiple of the chunk size inside the dataspace.
-      if (ndims == 2 && (offset[1] != 0 || offset[0] % chunk[0] != 0 || offset[0] >= space.dims[0] ||
-                         (leaves > 0 && offset[0] <= last_offset)))
-        return fail(bad("chunk B-tree keys out of order or outside the dataspace"), node.address);
-      last_offset = offset[0];
-      ++leaves;
+      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back({*it, level - 1});
     }
-    for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back({*it, level - 1});
   }
-  out.chunks_stored = leaves;
-  out.stored_bytes = stored;
+  if (Problem p = check_chunks(out, end_)) return fail(p, index_address);
   return out;
+}
+
+Status Hdf5Scan::list_chunks(H5DatasetScan& d, hid_t dataset, const std::string& link) const {
+  hsize_t count = 0;
+  const hid_t space = H5Dget_space(dataset);
+  const bool listed = space >= 0 && H5Dget_num_chunks(dataset, space, &count) >= 0;
+  for (hsize_t k = 0; listed && k < count && k <= d.dims[0]; ++k) {
+    hsize_t offset[1] = {0}, size = 0;
+    haddr_t address = HADDR_UNDEF;
+    unsigned mask = 0;
+    if (H5Dget_chunk_info(dataset, space, k, offset, &mask, &address, &size) < 0) break;
+    d.chunks.push_back({offset[0], address == HADDR_UNDEF ? kUndefined : uint64_t(address), size, uint32_t(mask)});
+  }
+  if (space >= 0) H5Sclose(space);
+  if (!listed || d.chunks.size() != std::min<uint64_t>(count, d.dims[0] + 1))
+    return make_error(Errc::parse_error, name_ + ": dataset '" + link + "': libhdf5 cannot list its chunks");
+  std::sort(d.chunks.begin(), d.chunks.end(), [](const H5Chunk& a, const H5Chunk& b) { return a.offset < b.offset; });
+  d.chunks_listed = true;
+  if (Problem p = check_chunks(d, end_))
+    return p.unsupported ? unsupported("dataset '" + link + "': " + p.what)
+                         : corrupt("dataset '" + link + "': " + p.what, d.header);
+  return {};
+}
+
+Status Hdf5Scan::read_elements(const H5DatasetScan& d, std::span<uint8_t> out, const std::string& link) const {
+  const std::string where = "dataset '" + link + "': ";
+  switch (d.storage) {
+    case H5DatasetScan::Storage::none: break;
+    case H5DatasetScan::Storage::compact: std::memcpy(out.data(), d.compact.data(), out.size()); break;
+    case H5DatasetScan::Storage::contiguous:
+      if (!source_->read(base_ + d.address, out.size(), out.data()))
+        return make_error(Errc::io_error, name_ + ": read failed");
+      break;
+    case H5DatasetScan::Storage::chunked: {
+      const uint64_t chunk_bytes = d.chunk * d.type.size;
+      std::vector<uint8_t> raw;
+      for (const H5Chunk& c : d.chunks) {
+        auto bytes = fetch(c.address, c.size, "chunk");
+        if (!bytes) return bytes.error();
+        raw = std::move(*bytes);
+        const uint64_t at = c.offset * d.type.size;
+        const bool partial = at + chunk_bytes > out.size();
+        if (!(partial && d.unfiltered_edges))
+          if (Problem p = unfilter(raw, d.filters, c.filter_mask, d.type.size, chunk_bytes))
+            return corrupt(where + p.what, c.address);
+        if (raw.size() != chunk_bytes)
+          return corrupt(where + "a chunk of " + std::to_string(raw.size()) + " bytes, expected " +
+                             std::to_string(chunk_bytes),
+                         c.address);
+        std::memcpy(out.data() + at, raw.data(), size_t(std::min<uint64_t>(chunk_bytes, out.size() - at)));
+      }
+      break;
+    }
+  }
+  // Elements in the machine's byte order.
+  if (d.type.big_endian != (std::endian::native == std::endian::big) && d.type.size > 1)
+    for (size_t k = 0; k + d.type.size <= out.size(); k += d.type.size) std::reverse(&out[k], &out[k] + d.type.size);
+  return {};
 }
 
 }  // namespace vkprim::sparse::detail

@@ -1,17 +1,19 @@
-// Private: a check of the HDF5 structures the Binsparse reader hands to libhdf5.
+// Private: the HDF5 structures and data the Binsparse reader needs, read with bounds checks.
 //
 // libhdf5 1.10 decodes several structures without checking them against their own sizes
-// (attribute, link and heap names, message fields), so a corrupt file can make it read
-// outside its buffers. Before any HDF5 call sees a file, Hdf5Scan reads, with bounds
-// checks of its own, everything the reader's calls make libhdf5 decode: the superblock, the
-// root group's object header (its attributes and links, or its symbol table: B-tree nodes,
-// symbol nodes and local heap), and, per dataset, the object header with its dataspace,
-// datatype, fill value, filter pipeline and layout, and the chunk B-tree. Each is checked
-// against the format specification and against the end of the file. The root attribute
-// and the group's links are read here, so libhdf5 only opens datasets by address and reads
-// their elements. Structures outside what Binsparse files use (superblock extensions, dense
-// link or attribute storage, shared messages, external or virtual storage, filters other
-// than deflate, shuffle and fletcher32, non-IEEE floats) are refused with Errc::unsupported.
+// (attribute, link and heap names, message fields, a chunk that inflates short), so a
+// corrupt file can make it read outside its buffers. Hdf5Scan reads, with bounds checks of
+// its own and against the file's end-of-file address, everything the reader needs: the
+// superblock, the root group's object header (its attributes and links, or its symbol
+// table: B-tree nodes, symbol nodes, local heap), and per dataset the object header with its
+// dataspace, datatype, fill value, filter pipeline and layout, the chunk B-tree, and the
+// elements themselves (contiguous, compact, or chunks undone through deflate, shuffle and
+// fletcher32). Version 2 checksums are verified. libhdf5 is left only the chunk indexes of
+// the HDF5 1.10 format (fixed and extensible arrays, version 2 B-trees, all checksummed),
+// whose chunks it lists through the checked driver of hdf5_source.hpp. Structures outside
+// what Binsparse files use (superblock extensions, dense link or attribute storage, shared
+// messages, external or virtual storage, other filters, integers with padding bits,
+// non-IEEE floats) are refused with Errc::unsupported.
 #pragma once
 
 #include "hdf5_source.hpp"
@@ -20,6 +22,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,19 +40,39 @@ struct H5Number {
   std::string name() const;
 };
 
+// One stored chunk of a one-dimensional dataset.
+struct H5Chunk {
+  uint64_t offset = 0;   // its first element
+  uint64_t address = 0;  // relative to the superblock
+  uint64_t size = 0;     // stored bytes
+  uint32_t filter_mask = 0;  // bit i set: filter i of the pipeline was not applied
+};
+
 struct H5DatasetScan {
   uint64_t header = 0;  // object header address, relative to the superblock
   H5Number type;
   std::vector<uint64_t> dims;
-  // Bytes of the file that hold the elements (every chunk's stored size, or the contiguous
-  // or compact data), and for chunked datasets the chunks that cover the dataspace and
-  // those stored (HDF5 reads a missing chunk as the fill value). Meaningful when
-  // stored_known; otherwise (chunk indexes HDF5 checks by their checksums) HDF5 tells.
-  uint64_t stored_bytes = 0;
-  uint64_t chunks = 0, chunks_stored = 0;
-  bool stored_known = true;
+  // Where the elements are: nowhere (never written), in the layout message, in one block,
+  // or in chunks of `chunk` elements through `filters` (pipeline order: 1 deflate,
+  // 2 shuffle, 3 fletcher32; partial edge chunks unfiltered when `unfiltered_edges`).
+  enum class Storage : uint8_t { none, compact, contiguous, chunked } storage = Storage::none;
+  std::vector<uint8_t> compact;
+  uint64_t address = 0;
+  uint64_t chunk = 0;
+  std::vector<unsigned> filters;
+  bool unfiltered_edges = false;
+  // The stored chunks of a one-dimensional dataset, in order, and how many cover its
+  // dataspace (HDF5 reads a missing one as the fill value). Chunk indexes of the HDF5 1.10
+  // format (fixed and extensible arrays, version 2 B-trees) are left to libhdf5, which
+  // checks their checksums: then chunks_listed is false until Hdf5Scan::list_chunks.
+  std::vector<H5Chunk> chunks;
+  uint64_t chunks_expected = 0;
+  bool chunks_listed = true;
   // Upper bound on element bytes per stored byte: 1, or zlib's 1032 with the deflate filter.
   uint64_t expansion = 1;
+
+  // Bytes of the file that hold the elements.
+  uint64_t stored_bytes() const;
 };
 
 class Hdf5Scan {
@@ -67,6 +90,15 @@ class Hdf5Scan {
 
   // Checks the dataset the root group links as `link` (Errc::parse_error when missing).
   Result<H5DatasetScan> dataset(const std::string& link) const;
+
+  // Lists the chunks of `d` (!d.chunks_listed) from libhdf5's index of `dataset`, the
+  // dataset opened at d.header, and checks them as dataset() checks the ones it lists.
+  Status list_chunks(H5DatasetScan& d, hid_t dataset, const std::string& link) const;
+
+  // The elements of one-dimensional `d`, in the machine's byte order, into `out` (exactly
+  // their bytes): stored data copied, chunks undone through their filters here (fletcher32
+  // verified, deflate, shuffle), each of which must give exactly a chunk's bytes.
+  Status read_elements(const H5DatasetScan& d, std::span<uint8_t> out, const std::string& link) const;
 
  private:
   struct Message {

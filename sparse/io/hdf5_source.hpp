@@ -6,7 +6,8 @@
 // file can make it read outside its buffers. The driver here serves every read from one
 // ByteSource, refuses any range that does not lie inside it (wrap-around included), and
 // declares no driver features, which keeps the accumulator and the sieve buffer out of the
-// path: every read HDF5 makes is checked here.
+// path: every read libhdf5 makes is checked here. The reader itself reads through
+// ByteSource directly (hdf5_scan.hpp).
 #pragma once
 
 #include <vkprim/error.hpp>

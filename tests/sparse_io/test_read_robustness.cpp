@@ -247,6 +247,51 @@ TEST_CASE("memory follows the input: Binsparse datasets claiming unstored elemen
   CHECK(error_of(read_binsparse(p)).message == p.string() + ": dataset 'values' stores 1 of its 4 chunks");
 }
 
+TEST_CASE("Binsparse chunks that do not decode to a chunk's bytes are errors", "[binsparse][robust]") {
+  // libhdf5 1.10 would copy a whole chunk out of a shorter inflated buffer; the reader
+  // undoes the filters itself and checks every step.
+  TempDir tmp("bsp_chunks");
+  const fs::path p = tmp.path / "c.bsp.h5";
+  auto write_chunk = [&](bool deflate, bool fletcher32, const std::string& stored) {
+    samples::write(p, samples::descriptor("DVEC", "[8]", 8, R"("values": "int64")"),
+                   {{"values", H5T_STD_I64LE, {}, {}, 8}});
+    // Recreated chunked (one chunk of 8 elements) with the filters, then the chunk's stored
+    // bytes written as they are.
+    const hid_t f = H5Fopen(p.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Ldelete(f, "values", H5P_DEFAULT);
+    const hsize_t dims[1] = {8}, offset[1] = {0};
+    const hid_t space = H5Screate_simple(1, dims, nullptr);
+    const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 1, dims);
+    if (deflate) H5Pset_deflate(dcpl, 6);
+    if (fletcher32) H5Pset_fletcher32(dcpl);
+    const hid_t set = H5Dcreate2(f, "values", H5T_STD_I64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Dwrite_chunk(set, H5P_DEFAULT, 0, offset, stored.size(), stored.data());
+    H5Dclose(set);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Fclose(f);
+    return error_of(read_binsparse(p)).message;
+  };
+  auto zlib = [](size_t bytes) {
+    const std::string plain(bytes, '\7');
+    std::string z(compressBound(uLong(bytes)), '\0');
+    uLongf size = uLongf(z.size());
+    compress2(reinterpret_cast<Bytef*>(z.data()), &size, reinterpret_cast<const Bytef*>(plain.data()),
+              uLong(plain.size()), 6);
+    z.resize(size);
+    return z;
+  };
+  CHECK(write_chunk(true, false, zlib(64)) == "");  // 8 int64: exactly the chunk
+  CHECK(write_chunk(true, false, zlib(3)).find("deflated chunk does not inflate to its size") != std::string::npos);
+  CHECK(write_chunk(true, false, zlib(150)).find("deflated chunk does not inflate to its size") != std::string::npos);
+  CHECK(write_chunk(true, false, "not zlib").find("deflated chunk") != std::string::npos);
+  CHECK(write_chunk(true, true, "ab").find("chunk shorter than its fletcher32 checksum") != std::string::npos);
+  CHECK(write_chunk(false, true, std::string(68, '\1')).find("fletcher32 checksum mismatch") != std::string::npos);
+  CHECK(write_chunk(false, false, std::string(70, '\1')).find("a chunk of 70 bytes, expected 64") !=
+        std::string::npos);
+}
+
 TEST_CASE("memory follows the input: an iso dense Binsparse matrix of 10^8 entries", "[binsparse][robust][limits]") {
   TempDir tmp("bsp_iso");
   const fs::path p = tmp.path / "iso.bsp.h5";

@@ -10,9 +10,10 @@
 // Errc::limit_exceeded for a dense matrix above BinsparseReadOptions::max_dense_entries;
 // Errc::invalid_argument when a matrix does not fit the requested index type.
 //
-// Reading never crashes on a corrupt file: the HDF5 structures are checked before libhdf5
-// decodes them and libhdf5 reads through a driver that checks every range. Memory follows
-// the file's bytes: a dataset must store its elements (at most zlib's 1032:1 when deflated).
+// Reading never crashes on a corrupt file: the reader decodes the HDF5 structures and data
+// it needs itself, with bounds checks, and leaves libhdf5 only the chunk indexes of the HDF5
+// 1.10 format, read through a driver that checks every range. Memory follows the file's
+// bytes: a dataset must store its elements (at most zlib's 1032:1 when deflated).
 #pragma once
 
 #include <vkprim/error.hpp>
