@@ -85,9 +85,6 @@ class Hdf5Scan {
   // Errc::parse_error when the root group has none.
   Result<std::string> root_string_attribute(const std::string& attribute) const;
 
-  // Whether the root group has a hard link `link`.
-  bool has_link(const std::string& link) const { return links_.count(link) != 0; }
-
   // Checks the dataset the root group links as `link` (Errc::parse_error when missing).
   Result<H5DatasetScan> dataset(const std::string& link) const;
 

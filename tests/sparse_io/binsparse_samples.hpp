@@ -2,8 +2,8 @@
 // read as: vkprim's own writer (COO, CSR, CSC; integer, pattern, skew upper) and files made
 // with libhdf5 directly (variable-length descriptor, chunked with deflate, shuffle and
 // fletcher32, unsigned and 16-bit types, big-endian, compact layout, the 1.10 file format
-// with link messages and fixed-array, extensible-array and single-chunk indexes, a user
-// block, a root header continued over several chunks, DCSR, dense iso and DVEC). Used by the
+// with link messages and fixed-array, extensible-array and single-chunk indexes, user
+// blocks, a root header continued over several chunks, DCSR, dense iso and DVEC). Used by the
 // robustness tests (as the originals of their mutants) and as the Binsparse fuzzer's seeds.
 #pragma once
 
@@ -185,6 +185,9 @@ inline std::vector<BinsparseSample> write_binsparse_samples(const std::filesyste
   latest.unlimited = true;  // extensible-array chunk index
   latest.filters = true;
   raw("latest_extensible.bsp.h5", descriptor("CSR", "[3, 4]", 3, csr_types), csr_sets, latest, csr_real);
+  latest.user_block = 1024;  // chunk addresses from libhdf5 are relative to the superblock
+  raw("latest_extensible_user_block.bsp.h5", descriptor("CSR", "[3, 4]", 3, csr_types), csr_sets, latest, csr_real);
+  latest.user_block = 0;
   latest.unlimited = latest.filters = false;
   latest.chunk = 5;  // one chunk covers each dataset: single-chunk index
   raw("latest_single_chunk.bsp.h5", descriptor("COO", "[6, 5]", 5, coo_types), coo_sets, latest, small_int);
