@@ -33,6 +33,7 @@ struct Chunk {
   const char* begin = nullptr;
   const char* end = nullptr;
   int64_t first = 0;
+  int64_t limit = 0;                // room for entries from `first` on
   int64_t count = 0;                // entries parsed
   const char* error_pos = nullptr;  // where the problem is; null when the chunk parsed
   std::string error;                // "expected ..." (message without file and line)
@@ -40,11 +41,13 @@ struct Chunk {
 };
 
 // Where parse_chunk writes entry k of a chunk: arrays + chunk.first + k (null: not stored).
+// Without `store` nothing is written: the text is only checked.
 struct Out {
   int64_t* rows;
   int64_t* cols;
   double* reals;
   int64_t* ints;
+  bool store;
 };
 
 // Parses one 1-based index ending at a delimiter and checks 1 <= index <= bound.
@@ -98,20 +101,22 @@ void parse_chunk(const MatrixMarketHeader& h, Chunk& c, int64_t limit, const Out
         if (q == nullptr) return fail(p, range_text("a column index", h.cols));
         p = skip_blanks(q, end);
       }
-      out.rows[c.first + c.count] = r;
-      out.cols[c.first + c.count] = col;
+      if (out.store) {
+        out.rows[c.first + c.count] = r;
+        out.cols[c.first + c.count] = col;
+      }
     }
     if (h.field == Field::real) {
       double v;
       const char* q = parse_real(p, end, v);
       if (q == nullptr) return fail(p, "a real value");
-      out.reals[c.first + c.count] = v;
+      if (out.store) out.reals[c.first + c.count] = v;
       p = q;
     } else if (h.field == Field::integer) {
       int64_t v;
       const char* q = detail::parse_int64(p, end, v);
       if (q == nullptr) return fail(p, "an integer value in the signed 64-bit range");
-      out.ints[c.first + c.count] = v;
+      if (out.store) out.ints[c.first + c.count] = v;
       p = q;
     }
     p = skip_blanks(p, end);
@@ -242,17 +247,22 @@ Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, chunks.size())));
 
-  // Room for the entries: each needs a line that is neither blank nor a comment, so a
-  // chunk holds at most its count of those (and the file at most the declared count):
-  // memory follows the text, not the header.
+  // Room for the entries: each needs a line that is neither blank nor a comment, and each
+  // such line is an entry or an error, so chunk i's entries start where the lines before
+  // it end and take at most its own lines, within the declared count: memory follows the
+  // text, not the header. A text with fewer such lines than declared cannot succeed: it is
+  // parsed without storing anything, for its first problem in file order.
   std::vector<int64_t> lines(chunks.size());
-  for_each_chunk(chunks.size(), threads, [&](size_t i) {
-    lines[i] = std::min<int64_t>(entry_lines(chunks[i].begin, chunks[i].end), h.entries);
-  });
+  for_each_chunk(chunks.size(), threads,
+                 [&](size_t i) { lines[i] = entry_lines(chunks[i].begin, chunks[i].end); });
+  int64_t text_entries = 0;
+  for (int64_t n : lines) text_entries += n;
+  const bool store = text_entries >= h.entries;
   int64_t capacity = 0;
   for (size_t i = 0; i < chunks.size(); ++i) {
     chunks[i].first = capacity;
-    capacity += lines[i];
+    chunks[i].limit = store ? std::min(lines[i], h.entries - capacity) : h.entries;
+    if (store) capacity += chunks[i].limit;
   }
 
   CooMatrix m;
@@ -268,14 +278,14 @@ Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
-  const Out out{m.row_indices.data(), m.col_indices.data(), m.real_values.data(), m.integer_values.data()};
+  const Out out{m.row_indices.data(), m.col_indices.data(), m.real_values.data(), m.integer_values.data(), store};
 
   // Parse.
   std::mutex progress_mutex;
   uint64_t done_bytes = 0;
   const uint64_t total_bytes = uint64_t(data_end - data);
   const bool parsed = for_each_chunk(chunks.size(), threads, [&](size_t i) {
-    parse_chunk(h, chunks[i], h.entries, out);
+    parse_chunk(h, chunks[i], chunks[i].limit, out);
     if (options.progress) {
       std::lock_guard lock(progress_mutex);
       done_bytes += uint64_t(chunks[i].end - chunks[i].begin);
