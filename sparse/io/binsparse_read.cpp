@@ -52,19 +52,22 @@ struct Reader {
     if (std::is_same_v<T, double> != (stored.kind == H5Number::Kind::ieee_float))
       return fail("dataset '" + ds + "' must hold " + (std::is_same_v<T, double> ? "floating-point" : "integer") +
                   " values");
-    if (!info->chunks_listed) {
-      if (!file.valid()) file = H5File(open_hdf5(source));
-      H5Object set(file.valid() ? H5Oopen_by_addr(file.get(), haddr_t(info->header)) : H5I_INVALID_HID);
-      if (!set.valid() || H5Iget_type(set.get()) != H5I_DATASET)
-        return fail("libhdf5 cannot open dataset '" + ds + "'");
-      VKPRIM_TRY(scan.list_chunks(*info, set.get(), ds));
-    }
     // What the file stores must account for every element, compressed at most as much as
     // zlib can: a small file cannot claim a large array.
     const uint64_t element_bytes = uint64_t(count) * stored.size;
-    if (element_bytes / info->expansion > info->stored_bytes())
+    H5Object set;
+    uint64_t stored_bytes = info->stored_bytes();
+    if (!info->chunks_listed) {  // a chunk index of the HDF5 1.10 format: libhdf5 reads it
+      if (!file.valid()) file = H5File(open_hdf5(source));
+      set = H5Object(file.valid() ? H5Oopen_by_addr(file.get(), haddr_t(info->header)) : H5I_INVALID_HID);
+      if (!set.valid() || H5Iget_type(set.get()) != H5I_DATASET)
+        return fail("libhdf5 cannot open dataset '" + ds + "'");
+      stored_bytes = H5Dget_storage_size(set.get());
+    }
+    if (element_bytes / info->expansion > stored_bytes)
       return fail("dataset '" + ds + "' claims " + std::to_string(count) + " elements but the file stores only " +
-                  std::to_string(info->stored_bytes()) + " bytes of them");
+                  std::to_string(stored_bytes) + " bytes of them");
+    if (!info->chunks_listed) VKPRIM_TRY(scan.list_chunks(*info, set.get(), ds));
     if (info->storage == H5DatasetScan::Storage::chunked && info->chunks.size() < info->chunks_expected)
       return fail("dataset '" + ds + "' stores " + std::to_string(info->chunks.size()) + " of its " +
                   std::to_string(info->chunks_expected) + " chunks");

@@ -931,10 +931,16 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
   out.chunks_expected = chunks;
   if (index_address == kUndefined) return out;  // no chunk written
 
-  if (index == 1 || index == 2) {  // one chunk, or every chunk at its place in one block
-    for (uint64_t k = 0; k < (index == 1 ? 1 : chunks); ++k)
-      out.chunks.push_back({k * chunk[0], index_address + k * chunk_bytes, index == 1 ? single_size : chunk_bytes,
-                            index == 1 ? single_mask : 0});
+  if (index == 2) {  // unfiltered chunks one after the other: the elements in order, padded
+    uint64_t size = 0;
+    if (__builtin_mul_overflow(chunks, chunk_bytes, &size) || index_address > end_ || size > end_ - index_address)
+      return fail(bad("implicitly indexed chunks outside the file"), at);
+    out.storage = H5DatasetScan::Storage::contiguous;
+    out.address = index_address;
+    return out;
+  }
+  if (index == 1) {  // one chunk
+    out.chunks.push_back({0, index_address, single_size, single_mask});
   } else if (index != 0) {  // fixed array, extensible array, version 2 B-tree: left to libhdf5
     out.chunks_listed = false;
     return out;
@@ -984,24 +990,30 @@ Result<H5DatasetScan> Hdf5Scan::dataset(const std::string& link) const {
 }
 
 Status Hdf5Scan::list_chunks(H5DatasetScan& d, hid_t dataset, const std::string& link) const {
+  const std::string where = "dataset '" + link + "': ";
+  // Counting is one pass over the index; then each expected chunk is looked up by its
+  // offset (listing by position would walk the index again for every chunk).
   hsize_t count = 0;
   const hid_t space = H5Dget_space(dataset);
-  const bool listed = space >= 0 && H5Dget_num_chunks(dataset, space, &count) >= 0;
-  for (hsize_t k = 0; listed && k < count && k <= d.dims[0]; ++k) {
-    hsize_t offset[1] = {0}, size = 0;
-    haddr_t address = HADDR_UNDEF;
-    unsigned mask = 0;
-    if (H5Dget_chunk_info(dataset, space, k, offset, &mask, &address, &size) < 0) break;
-    d.chunks.push_back({offset[0], address == HADDR_UNDEF ? kUndefined : uint64_t(address), size, uint32_t(mask)});
-  }
+  const bool counted = space >= 0 && H5Dget_num_chunks(dataset, space, &count) >= 0;
   if (space >= 0) H5Sclose(space);
-  if (!listed || d.chunks.size() != std::min<uint64_t>(count, d.dims[0] + 1))
-    return make_error(Errc::parse_error, name_ + ": dataset '" + link + "': libhdf5 cannot list its chunks");
-  std::sort(d.chunks.begin(), d.chunks.end(), [](const H5Chunk& a, const H5Chunk& b) { return a.offset < b.offset; });
+  if (!counted) return make_error(Errc::parse_error, name_ + ": " + where + "libhdf5 cannot count its chunks");
+  if (count < d.chunks_expected)  // HDF5 would read the missing ones as fill values
+    return make_error(Errc::parse_error, name_ + ": " + where.substr(0, where.size() - 2) + " stores " +
+                                             std::to_string(count) + " of its " +
+                                             std::to_string(d.chunks_expected) + " chunks");
+  if (count > d.chunks_expected) return corrupt(where + "more chunks than its dataspace holds", d.header);
+  for (uint64_t k = 0; k < d.chunks_expected; ++k) {
+    const hsize_t offset[1] = {k * d.chunk};
+    haddr_t address = HADDR_UNDEF;
+    hsize_t size = 0;
+    unsigned mask = 0;
+    if (H5Dget_chunk_info_by_coord(dataset, offset, &mask, &address, &size) < 0 || address == HADDR_UNDEF)
+      return corrupt(where + "a chunk libhdf5 counts but cannot find", d.header);
+    d.chunks.push_back({offset[0], uint64_t(address), size, uint32_t(mask)});
+  }
   d.chunks_listed = true;
-  if (Problem p = check_chunks(d, end_))
-    return p.unsupported ? unsupported("dataset '" + link + "': " + p.what)
-                         : corrupt("dataset '" + link + "': " + p.what, d.header);
+  if (Problem p = check_chunks(d, end_)) return corrupt(where + p.what, d.header);
   return {};
 }
 

@@ -52,9 +52,10 @@ struct H5DatasetScan {
   uint64_t header = 0;  // object header address, relative to the superblock
   H5Number type;
   std::vector<uint64_t> dims;
-  // Where the elements are: nowhere (never written), in the layout message, in one block,
-  // or in chunks of `chunk` elements through `filters` (pipeline order: 1 deflate,
-  // 2 shuffle, 3 fletcher32; partial edge chunks unfiltered when `unfiltered_edges`).
+  // Where the elements are: nowhere (never written), in the layout message, in one block
+  // (contiguous, or unfiltered chunks one after the other: an implicit chunk index), or in
+  // chunks of `chunk` elements through `filters` (pipeline order: 1 deflate, 2 shuffle,
+  // 3 fletcher32; partial edge chunks unfiltered when `unfiltered_edges`).
   enum class Storage : uint8_t { none, compact, contiguous, chunked } storage = Storage::none;
   std::vector<uint8_t> compact;
   uint64_t address = 0;
@@ -89,7 +90,9 @@ class Hdf5Scan {
   Result<H5DatasetScan> dataset(const std::string& link) const;
 
   // Lists the chunks of `d` (!d.chunks_listed) from libhdf5's index of `dataset`, the
-  // dataset opened at d.header, and checks them as dataset() checks the ones it lists.
+  // dataset opened at d.header: counted, then each looked up by its offset (time linear in
+  // the chunks), and checked as dataset() checks the ones it lists. Errc::parse_error
+  // "dataset '<link>' stores N of its M chunks" when some are missing.
   Status list_chunks(H5DatasetScan& d, hid_t dataset, const std::string& link) const;
 
   // The elements of one-dimensional `d`, in the machine's byte order, into `out` (exactly
