@@ -292,6 +292,12 @@ Result<CooMatrix> read_source(const ByteSource& source, const std::string& name,
   if (!scan) return scan.error();
   auto json = scan->root_string_attribute("binsparse");
   if (!json) return json.error();
+  // A descriptor is a few hundred bytes; a JSON document takes many times its text in
+  // memory, so a larger one is refused before it is parsed.
+  constexpr size_t kLargestDescriptor = size_t(1) << 20;
+  if (json->size() > kLargestDescriptor)
+    return make_error(Errc::parse_error, name + ": the 'binsparse' attribute holds " + std::to_string(json->size()) +
+                                             " bytes, more than a descriptor may (1 MiB)");
   auto descriptor = parse_binsparse_descriptor(*json, name);
   if (!descriptor) return descriptor.error();
 

@@ -332,6 +332,17 @@ TEST_CASE("memory follows the input: an iso dense Binsparse matrix of 10^8 entri
   CHECK(m->real_values.back() == 2.5);
 }
 
+TEST_CASE("a Binsparse descriptor larger than 1 MiB is refused before it is parsed", "[binsparse][robust][limits]") {
+  TempDir tmp("bsp_json");
+  const fs::path p = tmp.path / "j.bsp.h5";
+  const std::string padding = R"(, "padding": [)" + std::string(size_t(1) << 20, '[') + "]";
+  samples::Layout vlen;  // in the global heap: a fixed-length one cannot exceed 64 KiB
+  vlen.vlen = true;
+  samples::write(p, samples::descriptor("DVEC", "[1]", 1, R"("values": "int64")", padding),
+                 {{"values", H5T_STD_I64LE, {5}, {}}}, vlen);
+  CHECK(error_of(read_binsparse(p)).message.find("more than a descriptor may (1 MiB)") != std::string::npos);
+}
+
 TEST_CASE("a 2^61-row matrix is an error, never an exception", "[robust]") {
   TempDir tmp("huge");
   const fs::path p = tmp.path / "huge.bsp.h5";
