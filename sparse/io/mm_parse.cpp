@@ -210,8 +210,9 @@ struct DenseCursor {
   }
 };
 
-// Runs fn(chunk index) for every chunk on `threads` threads (the caller's included),
-// chunks taken in order from a shared counter. False if fn ran out of memory.
+// Runs fn(chunk index) for every chunk on up to `threads` threads (the caller's included;
+// threads the system refuses to start are done without), chunks taken in order from a
+// shared counter. False if fn ran out of memory.
 template <class Fn>
 bool for_each_chunk(size_t chunks, unsigned threads, Fn fn) {
   std::atomic<size_t> next{0};
@@ -226,7 +227,11 @@ bool for_each_chunk(size_t chunks, unsigned threads, Fn fn) {
     }
   };
   std::vector<std::jthread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  try {
+    pool.reserve(threads);
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  } catch (const std::exception&) {  // std::system_error or std::bad_alloc: fewer threads
+  }
   work();
   pool.clear();  // joins
   return !out_of_memory;
