@@ -22,9 +22,8 @@
 // total_addr for the next: the CSR_WIDE build. Within a chunk, entries are indexed by 32-bit
 // positions from the chunk's own addresses (the host passes them); only the walk back over a run
 // of duplicates, which may start in an earlier chunk, and the output positions (IDX) are 64-bit.
-// The build without CSR_WIDE takes one chunk (first = 0, no base or total): every index 32-bit.
-// (On the H200, 64-bit indices throughout took the pass from 40 to 58 registers a thread and
-// made it a third slower: docs/benchmarks.md, session 28.)
+// The build without CSR_WIDE takes one chunk (first = 0, no base or total): every index 32-bit,
+// since 64-bit indices throughout cost the pass registers (40 to 58 a thread on NVIDIA) and speed.
 //
 // Ranks without subgroup operations (one build for every device): entries are read striped
 // (entry e of the tile is item e / WG_SIZE of invocation e % WG_SIZE), run ends set their bit in
@@ -107,8 +106,7 @@ void rows_start_at(uint first, uint end, IDX value) {
 // this one come before it.
 void emit(uint li, KEY k, IDX base, uint o) {
   // Entry li's value is loaded together with the key before it, not after the walk: most runs
-  // are one entry, whose sum it is (H200, generated poisson2d:4096 f64, docs/benchmarks.md
-  // session 19: the pass 0.997 -> 0.958 ms).
+  // are one entry, whose sum it is, so its load overlaps the key's instead of following it.
   const T last = TBuf(pc.vals_addr + uint64_t(li) * T_SIZE).v[0];
   bool first_entry = li == 0u && CHUNK_FIRST == IDX(0);  // the run starts at the build's first entry
   KEY before = k;  // the key before the run (k itself: none)

@@ -5,8 +5,8 @@
 //   u32: bin = (x - lower) * bins / (upper - lower), exact: an f32 estimate (x - lower) * scale,
 //        scale = bins / (upper - lower) rounded to f32 on the host, is within one bin of it for
 //        bins < 2^22 (three roundings of 2^-24 each), and one comparison in 64-bit integers
-//        corrects it; from 2^22 bins on, a 64-bit division (slow on GPUs: it was the whole cost
-//        of a 256-bin histogram).
+//        corrects it; from 2^22 bins on, a 64-bit division (slow on GPUs: per sample it would
+//        cost more than the rest of a 256-bin histogram's work).
 //   f32: bin = min(uint((x - lower) * scale), bins - 1), scale = float(bins) / (upper - lower)
 //        computed on the host in f32 (CUB's scheme; both operations correctly rounded)
 // HIST_SHARED: privatized in shared memory (HIST_BINS, specialization constant 2, >= bins),

@@ -57,11 +57,11 @@ void main() {
 #if defined(RADIX_WIDE)
   uint64_t n = (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n);
   if (pc.count_addr != 0ul) {  // all 64 bits (a u64 count past 2^32 - 1), uniform by halves
-    const uint64_t c = device_count(pc.count_addr);
+    const uint64_t c = device_count(pc.count_addr, n);
     n = (uint64_t(UNIFORM(uint(c >> 32))) << 32) | uint64_t(UNIFORM(uint(c)));
   }
 #else
-  const uint n = UNIFORM(pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n);
+  const uint n = UNIFORM(uint(call_count(pc.count_addr, pc.n)));
 #endif
   const uint64_t first = uint64_t(tile) * TILE;
   if (first >= n) return;

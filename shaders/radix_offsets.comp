@@ -11,8 +11,8 @@
 // 256 words by atomics (copy g % stripes for group g, so that fewer groups contend for one word).
 // The span goes through shared memory in chunks of WG_SIZE * ITEMS counts (coalesced loads and
 // stores; each invocation scans ITEMS consecutive counts), the sum carried from chunk to chunk.
-// This replaced a device-wide single-pass scan of the whole array (its look-back between tiles)
-// in session 24 (docs/benchmarks.md). Needs WG_SIZE >= 256 (one invocation per digit for the sum
+// No look-back between workgroups, as a device-wide single-pass scan of the array would need.
+// Needs WG_SIZE >= 256 (one invocation per digit for the sum
 // of the digits below d0).
 // RADIX_WIDE (sorts of 2^32 keys and more): the offsets are u64 and the keys below d0 are summed
 // in 64 bits in shared memory; a chunk's counts still sum below 2^32 (WG_SIZE * ITEMS counts of

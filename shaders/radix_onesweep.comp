@@ -13,9 +13,9 @@
 //      scan of the pass's upfront histogram (radix_histogram.comp);
 //   4. decoupled look-back per digit: invocation d < 256 walks back over its predecessors' word
 //      d, adding aggregates, until an inclusive prefix; then publishes its own inclusive
-//      prefix at once, not after the other digits' walks (H200, session 20: u32 keys 2^23
-//      0.373 -> 0.361 ms, 2^28 9.81 -> 9.43). The walk reads LB_WINDOW predecessors' words
-//      per round trip (independent loads), at most LB_STEPS windows between workgroup
+//      prefix at once, not after the other digits' walks, so that successors waiting on that
+//      digit need not wait on the slowest digit's walk. The walk reads LB_WINDOW predecessors'
+//      words per round trip (independent loads), at most LB_STEPS windows between workgroup
 //      barriers; an invocation that has re-read one not-ready word more than spin_limit
 //      times asks for the fallback, and the whole workgroup then counts the digits of the
 //      nearest blocking tile itself from that tile's keys (decoupled fallback: nothing waits
@@ -25,15 +25,14 @@
 //      tile's keys of that digit (coalesced runs, as in the reduce-then-scan downsweep; the
 //      keys are staged in shared memory in sorted order before step 4); the values' loads are
 //      issued as soon as the look-back ends, in flight during the keys' scatter, for every key
-//      and value width (RANK_EARLY_VALUES; H200, session 20: u64 keys with u64 values at 2^24
-//      1.92 -> 1.87 ms, the CSR builds' onesweep passes of 64-bit keys 3-5 % faster).
+//      and value width (RANK_EARLY_VALUES), so that their latency hides behind the keys' writes.
 // State (per pass, zeroed): word 0 the tile counter, then from word LB_HEADER 256 words per
 // tile, each flag (bits 30-31: 0 not ready, 1 aggregate, 2 inclusive prefix) | count (bits
 // 0-29): a pass takes fewer than 2^30 keys (the plan falls back to reduce-then-scan beyond).
-// Words go from zero to aggregate to inclusive by relaxed atomic stores (publish(); with atomic
-// exchanges instead, sorts took 1.5-5 % longer on an H100, docs/benchmarks.md session 11) and
-// are read whole (volatile loads), so a count is seen complete or not at all; no fences are
-// needed since a word carries its own value. The plan alternates two state regions; pass p
+// Words go from zero to aggregate to inclusive by relaxed atomic stores (publish(): each word is
+// written once per kind, so no read-modify-write such as an exchange is needed) and are read
+// whole (volatile loads), so a count is seen complete or not at all; no fences are needed since
+// a word carries its own value. The plan alternates two state regions; pass p
 // zeroes its tile's words of the region pass p + 1 uses (clear_addr), which pass p - 1 used: no
 // fill between passes.
 // A trivial pass (one digit holds every key) copies the tile. Needs WG_SIZE >= 256.
@@ -41,8 +40,8 @@
 // taken by shared atomics before the ranking and published at once (as CUB's early counts), the
 // look-back runs once the positions are known, with keys and positions in registers, and the
 // sorted tile is then staged and written in rounds (common/radix_rank.glsl, RANK_IN_ROUNDS), so
-// that 384 x 18 keys need the shared memory of 384 x 9 and three workgroups fit an SM (H200,
-// docs/benchmarks.md session 38: u32 keys 2^28 onesweep 9.00 -> 6.91 ms, 2^22 0.183 -> 0.167).
+// that 384 x 18 keys need the shared memory of 384 x 9 and three workgroups fit an SM (the
+// counts taken before the ranking keep this build at the registers that three need).
 // Its look-back's scratch (the fallback's counts, tile 0's global offsets) lives in the ranking's
 // array, free between the positions and the staging.
 #include "vkprim.glsl"
@@ -92,12 +91,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) coherent volatile b
 #define LB_STEPS 16u  // windows read per invocation between the workgroup's checks
 // Predecessors' words read per round trip by each digit's invocation (independent loads, then
 // added nearest first up to the first inclusive prefix or not-ready word). One word per round
-// trip is too slow: tiles arrive faster (~22 per us on an H100 at 2^28 keys) than a dependent
-// L2 load per predecessor can walk past them; wide windows cost registers and L2 reads. H100,
-// 2^28 u32 keys (docs/benchmarks.md session 11): windows of 2 / 4 / 8 / 16 words, 10.41 /
-// 10.00 / 10.03 / 10.48 ms per sort. Still best on an H200 with the tile staged before the
-// look-back (session 21, windows 2 / 4 / 8: u32 keys 2^28 9.33 / 9.09 / 9.32 ms, u64 pairs 2^27
-// 14.11 / 13.77 / 13.93, CSR build f64 poisson2d 7.93 / 7.73 / 7.80).
+// trip is too slow: on a large GPU tiles finish faster than a dependent L2 load per predecessor
+// can walk past them; wider windows cost registers and L2 reads. 4 words is the balance.
 #define LB_WINDOW 4u
 
 // A state word's one and only write of each kind (no read-modify-write needed).
@@ -249,16 +244,14 @@ uint look_back(StateBuf st, uint tile, uint count, bool publishes) {
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  const uint n = UNIFORM(pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n);
+  const uint n = UNIFORM(uint(call_count(pc.count_addr, pc.n)));
   const uint tiles = uint((uint64_t(n) + TILE - 1u) / TILE);
 #if defined(SUBGROUP)
   // Step 1 with the keys' loads in flight: they go out for the tile the workgroup's own id
-  // guesses, before the counter's atomic and the trivial pass's test, whose round trips came
-  // first before (H200, docs/benchmarks.md session 39: u32 keys 2^22 0.173 -> 0.160 ms, 2^23
-  // 0.277 -> 0.272, by onesweep 2^28 6.92 -> 6.80). A workgroup given another tile (dispatched
-  // out of order) loads that tile's keys again. The tile still comes from the counter, as
-  // Vulkan promises no dispatch order (the workgroup id as the tile, without the counter:
-  // 0.157, 0.263 and 6.68 ms).
+  // guesses, before the counter's atomic and the trivial pass's test, so that those round trips
+  // overlap the loads. A workgroup given another tile (dispatched out of order) loads that
+  // tile's keys again. The tile still comes from the counter, as Vulkan promises no dispatch
+  // order: from the counter, every predecessor of a tile has started (step 1).
   const uint guess = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.guess_offset;
   const uint64_t guess_first = uint64_t(guess) * TILE;
   rank_zero_counters();
@@ -361,11 +354,8 @@ void main() {
   const uint count = lid < RADIX_DIGITS ? s_count[lid] : 0u;
 #if defined(SUBGROUP)
   // The tile goes into shared memory in sorted order before the look-back, which needs none of
-  // it; the values are loaded after it (H200, session 21, against staging after the look-back
-  // with the values loaded during the staging: u32 keys 2^24 0.646 -> 0.624 ms, 2^28 9.16 ->
-  // 9.01; u64 keys 2^23 0.749 -> 0.730; u64 pairs 2^24 1.000 -> 0.968, 2^27 13.93 -> 13.56; the
-  // CSR builds' sorts 1-2.5 % faster; u32 pairs unchanged. Values loaded before the look-back
-  // too took longer for pairs at 2^27-2^28: u32 10.72 -> 10.81, u64 13.92 -> 14.13).
+  // it, so that the staging overlaps the wait on predecessors; the values are loaded after the
+  // look-back (RANK_EARLY_VALUES), not before it, where they would be held through the wait.
   rank_scatter_stage(vin, valid);
 #endif
   uint prefix = 0u;

@@ -6,8 +6,8 @@
 //   totals[d * groups + g]: the keys of digit d in group g, digit-major, so that one scan per
 //     digit row (radix_offsets.comp) gives every (digit, group) its first output position;
 //   digits[(g % stripes) * 256 + d] += the same: the pass's digit counts, in `stripes` copies
-//     (one atomic add per digit and group; with one copy, 9709 groups adding into the same 256
-//     words took 0.05 ms a pass at 2^28 keys on an H200, docs/benchmarks.md session 24);
+//     (one atomic add per digit and group; the copies spread the groups' atomics, which in one
+//     copy of 256 words would all contend for the same addresses);
 //   prefix[t * 128 + d / 2], 16 bits per digit (low half: the even digit): the keys of digit d
 //     in the tiles of t's group before t, tile-major (coalesced writes and reads). A prefix is
 //     below (GROUP_TILES - 1) * tile size < 2^16 (tuning.hpp).
@@ -47,10 +47,9 @@ void main() {
   const uint first_tile = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * GROUP_TILES;
   if (first_tile >= pc.tiles) return;  // the 2-D grid's overshoot
 #if defined(RADIX_WIDE)
-  const uint64_t n = pc.count_addr != 0ul ? device_count(pc.count_addr)
-                                          : (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n);
+  const uint64_t n = call_count(pc.count_addr, (uint64_t(pc.n_hi) << 32) | uint64_t(pc.n));
 #else
-  const uint n = pc.count_addr != 0ul ? uint(device_count(pc.count_addr)) : pc.n;
+  const uint n = uint(call_count(pc.count_addr, pc.n));
 #endif
   if (lid == 0u) s_trivial = radix_pass_trivial(pc.varying_addr, pc.shift, pc.bits) ? 1u : 0u;
   for (uint i = lid; i < GROUP_TILES * RADIX_DIGITS; i += WG_SIZE) s_hist[i] = 0u;

@@ -22,7 +22,7 @@ layout(push_constant) uniform Push {
 } pc;
 
 void main() {
-  const uint64_t n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
+  const uint64_t n = call_count(pc.count_addr, pc.n);
   const uint tiles = uint((n + TILE_ITEMS - 1) / TILE_ITEMS);
   const uvec2 range = tile_range(gl_WorkGroupID.x, pc.groups, tiles);
   const bool exclusive = (pc.flags & 1u) != 0u;

@@ -11,11 +11,10 @@
 // Tile arrangement:
 //   SUBGROUP: subgroup-striped (common/subgroup_striped.glsl: coalesced 16-byte loads and
 //     stores, no transposition). Each row of vectors is scanned across the subgroup, the
-//     subgroup totals across the workgroup. (H200, 2^28 u32: the blocked arrangement below
-//     spent 0.73 ms in this pass without its look-back, against the copy shader's 0.53.)
-//   otherwise: blocked (tile_io.glsl), read and written straight from memory, which measured
-//     faster here than its shared-memory transposition (H100, 2^28 u32: 1.33 vs 2.13 ms; H200:
-//     0.88 vs 1.29).
+//     subgroup totals across the workgroup: its accesses are coalesced, which the blocked
+//     arrangement's are not.
+//   otherwise: blocked (tile_io.glsl), read and written straight from memory: a shared-memory
+//     transposition to coalesce them costs this pass more than it saves.
 #define TILE_IO_BLOCKED 1
 #include "vkprim.glsl"
 #include "value_type.glsl"
@@ -116,8 +115,7 @@ shared uint s_tile;
 // successors' look-backs wait on it (and on inclusive prefixes, which follow the same chain).
 // Each lane combines its own items (not in element order: hence commutative operators only),
 // the subgroups' combinations go through shared memory, and invocation 0 publishes their
-// combination. H200, 2^28: u32 scan 0.591 -> 0.555 ms (copy 0.527), f32 0.608 -> 0.577, at the
-// same 64 registers (docs/benchmarks.md, session 34). The inclusive prefix is still the look-back's
+// combination, at no cost in registers. The inclusive prefix is still the look-back's
 // result combined with the row scan's total; for floats the two differ by rounding only.
 #define EARLY_AGGREGATE 1
 shared Agg s_subgroup_agg[gl_WorkGroupSize.x / 4u];  // subgroups have 4 lanes or more
@@ -126,7 +124,7 @@ shared Agg s_subgroup_agg[gl_WorkGroupSize.x / 4u];  // subgroups have 4 lanes o
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  g_n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
+  g_n = call_count(pc.count_addr, pc.n);
   const uint tiles = uint((g_n + TILE_ITEMS - 1) / TILE_ITEMS);
   const bool exclusive = (pc.flags & 1u) != 0u;
   const bool aligned = (pc.flags & 2u) != 0u;
@@ -141,10 +139,9 @@ void main() {
   const uint valid = uint(min(g_n - first, uint64_t(TILE_ITEMS)));
   const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
 #if defined(SUBGROUP)
-  // Scan each row of vectors across the subgroup, then the subgroup totals. Kept inline: the
-  // same code moved into a helper function taking the arrays compiled to 80 registers a thread
-  // instead of 64 on an H200 (three workgroups an SM instead of four): u32 0.686 against 0.613
-  // ms at 2^28 (docs/benchmarks.md, session 30).
+  // Scan each row of vectors across the subgroup, then the subgroup totals. Kept inline: as a
+  // helper function taking the arrays, the same code compiles to more registers a thread (80
+  // instead of 64 on NVIDIA: three workgroups an SM instead of four).
   Agg items[ITEMS];
   sg_tile_load(first, valid, aligned, items);
 #if defined(EARLY_AGGREGATE)
@@ -180,8 +177,7 @@ void main() {
 #if defined(EARLY_AGGREGATE)
   // The aggregate is out already (tile 0 publishes its total as its inclusive prefix instead).
   // Written out here rather than through helpers in tile_state.glsl: tile_exclusive_prefix split
-  // into a publish and a look-back function (tile 0's total published early too) took 0.614 ms
-  // against 0.554 for the u32 scan (H200, 2^28, docs/benchmarks.md session 34, call 9).
+  // into a publish and a look-back function (tile 0's total published early too) is slower.
   const Agg prefix = tile != 0u ? look_back(st, tile, pc.spin_limit, tile_total, publishes)
                                 : tile_exclusive_prefix(st, tile, tile_total, pc.spin_limit, publishes);
 #else

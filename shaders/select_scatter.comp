@@ -34,7 +34,7 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (tile >= pc.tiles) return;
-  const uint64_t n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
+  const uint64_t n = call_count(pc.count_addr, pc.n);
   const uint64_t total = U64Buf(ELEM_ADDR(pc.offsets_addr, pc.tiles, 8)).v[0];
   if (tile == 0u && lid == 0u) {
     if ((pc.opts & 2u) != 0u) U64Buf(pc.count_out).v[0] = total;

@@ -10,8 +10,8 @@
 //     subgroup totals are summed across the workgroup, and after the look-back a subgroup
 //     exclusive sum per row of vectors ranks the lanes' counts. A lane's selected elements of
 //     one vector go to consecutive outputs, the lanes of a row one after another. (Staging them
-//     in shared memory to write them out by consecutive invocations measured slower on an
-//     H200: 1.64 ms against 0.98 at 2^28 u32 with 16 items; 1.62 again in session 6.)
+//     in shared memory to write them out by consecutive invocations costs more than the
+//     coalescing gains.)
 //   otherwise (no subgroup operations): read striped (element e of the tile is item e / WG_SIZE
 //     of invocation e % WG_SIZE); each selected element sets its bit in a tile bitmask in shared
 //     memory; invocation i counts the bits of the blocked run [i * ITEMS, (i + 1) * ITEMS); one
@@ -82,12 +82,12 @@ shared uint s_run_offset[WG_SIZE]; // selected elements of the tile before run i
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   StateBuf st = StateBuf(pc.state_addr);
-  // dispatch_count (vkprim.glsl) written out: through the helper, select measured 1.3 % slower
-  // at the same 48 registers (H100, docs/benchmarks.md session 31, call 11: one call).
+  // dispatch_count (vkprim.glsl) written out: through the helper, at the same registers, the
+  // pass is slightly slower.
   g_n = pc.n;
   if (pc.count_addr != 0ul) {
-    const uint64_t c = device_count(pc.count_addr);
-    g_n = c > pc.count_first ? uint(min(c - pc.count_first, uint64_t(pc.n))) : 0u;
+    const uint64_t c = device_count(pc.count_addr, pc.count_first + pc.n);
+    g_n = c > pc.count_first ? uint(c - pc.count_first) : 0u;
   }
   g_select_continued = (pc.opts & 16u) != 0u;
   const uint tiles = uint((uint64_t(g_n) + TILE - 1u) / TILE);
@@ -124,9 +124,9 @@ void main() {
   }
   // Bit k of `selected`: item k is selected (ITEMS <= 32: plan-checked). A selection bit per
   // item instead of a bool, and the ranks of a lane's vectors summed again after the look-back
-  // instead of kept across it, take 48 registers at 32 items on an H200 where the bools took 80.
-  // Items are bounded by their 32-bit position in the tile, not by a 64-bit element index
-  // (0.683 -> 0.653 ms on an H200).
+  // instead of kept across it, take 48 registers at 32 items on NVIDIA where bools take 80.
+  // Items are bounded by their 32-bit position in the tile, not by a 64-bit element index (no
+  // 64-bit compare per item).
   uint selected = 0u;
   const uint valid = uint(min(uint64_t(g_n) - first, uint64_t(TILE)));
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
@@ -170,10 +170,10 @@ void main() {
 #if defined(PARTITION)
   // The tile's element at position p with `at` selected before it in the tile goes to
   // rejected.v[p - at] (its index less the selected before it, after all the selected). A build
-  // of its own: in select's, the rejected elements' code took 80 registers where select's own
-  // takes 48 (H100, 2^28 u32: 1.10 against 0.71 ms). It still tests partition_total at run time:
-  // written for the preprocessor alone, it lost the device on NVIDIA's driver 580.159.04 (writes
-  // past the output; H100, docs/benchmarks.md session 30), a failure not understood.
+  // of its own: in select's, the rejected elements' code would raise select to 80 registers
+  // where its own takes 48. It still tests partition_total at run time: written for the
+  // preprocessor alone, it loses the device on NVIDIA's driver 580.159.04 (writes past the
+  // output), a failure not understood.
   const bool partitioning = pc.partition_total != 0ul;
   const uint64_t rejected_at = partitioning ? U64Buf(pc.partition_total).v[0] + pc.count_first + first - (base + prefix) : 0ul;
   TBuf rejected = TBuf(ELEM_ADDR(pc.out_addr, rejected_at, T_SIZE));

@@ -18,7 +18,7 @@ layout(push_constant) uniform Push {
 
 void main() {
   if (gl_LocalInvocationID.x != 0u) return;
-  const uint64_t n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
+  const uint64_t n = call_count(pc.count_addr, pc.n);
   if (pc.stage == 0u) {
     U32Buf(pc.scratch_addr).v[0] = n != 0ul ? U32Buf(ELEM_ADDR(pc.counts_addr, n - 1ul, 4)).v[0] : 0u;
     return;

@@ -31,7 +31,7 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (tile >= pc.tiles) return;
-  const uint64_t n = pc.count_addr != 0ul ? device_count(pc.count_addr) : pc.n;
+  const uint64_t n = call_count(pc.count_addr, pc.n);
   if (lid == 0u) s_count = 0u;
   if (tile == 0u && lid == 0u) U64Buf(ELEM_ADDR(pc.counts_addr, pc.tiles, 8)).v[0] = 0ul;
   barrier();

@@ -128,8 +128,7 @@ void sum_row(uint64_t row, bool live, uint lane) {
   if (is_long) end = begin;
   // The old y (beta != 0: the second and later column blocks, or the caller's beta) is loaded
   // before the row's entries, so that its latency passes during their gathers instead of
-  // after them (H200, uniform_k16 f64 over 2 column blocks: 0.662 -> 0.590 ms,
-  // docs/benchmarks.md, session 29).
+  // after them.
   T y_old = T(0);
   if (live && !is_long && lane == 0u) y_old = read_y(row);
   // Each step takes UNROLL entries per lane (UNROLL * L per lane group): independent loads in

@@ -69,9 +69,8 @@ layout(buffer_reference, std430, buffer_reference_align = T_SIZE * 4) buffer Val
 #error "spmv_tiles: at most 16 items per invocation (one invocation's bits of s_end in a word)"
 #endif
 // Row spans per invocation per batch: 4 x 256 rows cover a nonzero tile of rows of 2 entries
-// (TILE / 2). H200 (docs/benchmarks.md, session 13), against one span per invocation and a
-// loop of dependent loads for the rest: short_k2 f64 nonzero tiles 0.861 -> 0.792 ms, merge
-// path 0.951 -> 0.867; f32 0.707 -> 0.692, 0.725 -> 0.708.
+// (TILE / 2), so that a tile of short rows takes its row pointers in independent loads, not
+// one span per invocation and a loop of dependent loads for the rest.
 #define ROW_SLOTS 4u
 #define ROW_BATCH (ROW_SLOTS * WG_SIZE)
 shared T s_sum[gl_WorkGroupSize.x * ITEMS];        // a row's sum at its last nonzero

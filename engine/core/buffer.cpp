@@ -87,10 +87,9 @@ Result<Buffer> detail::create_buffer(const ContextImpl& impl, VkDeviceSize size,
   b.coherent_ = impl.memory.memoryTypes[*type].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 
   // Every buffer has its own allocation, and says so (VkMemoryDedicatedAllocateInfo, core since
-  // Vulkan 1.1): the driver may then map it as it would a buffer of its own. On an NVIDIA H200
-  // (driver 580, docs/benchmarks.md session 14) SpMV's gathers from a 16 MiB x ran 15 % faster
-  // (0.650 -> 0.554 ms, rows of 16 random columns): without it, gathers spread over more than
-  // 8 MiB slowed down as address translation misses would, and CUDA's did not.
+  // Vulkan 1.1): the driver may then map it as it would a buffer of its own. Without it, on
+  // NVIDIA's driver, random gathers spread over more than 8 MiB (SpMV's from x) slow down as
+  // address translation misses would.
   VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
   dedicated.buffer = b.buffer_;
   VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};

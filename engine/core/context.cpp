@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -275,9 +277,19 @@ Result<OwnedInstance> create_instance(PFN_vkGetInstanceProcAddr gipa, bool valid
   return out;
 }
 
+// A selector of digits only is a device index: parsed without overflow (a number past 64 bits
+// is as out of range as any other index past the last device).
+std::optional<uint64_t> selector_index(const std::string& sel) {
+  if (sel.empty() || !std::all_of(sel.begin(), sel.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return std::nullopt;
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(sel.data(), sel.data() + sel.size(), v);
+  return ec == std::errc() && end == sel.data() + sel.size() ? v : std::numeric_limits<uint64_t>::max();
+}
+
 Status check_selector(const std::string& sel, size_t count) {
-  if (sel.empty() || !std::all_of(sel.begin(), sel.end(), ::isdigit)) return {};
-  if (std::stoul(sel) >= count)
+  const auto index = selector_index(sel);
+  if (index && *index >= count)
     return make_error(Errc::invalid_argument, "VKPRIM_DEVICE=" + sel + ": only " +
                                                   std::to_string(count) + " device(s)");
   return {};
@@ -327,6 +339,7 @@ DeviceCaps query_caps(const InstanceFns& vki, VkPhysicalDevice pd, uint32_t queu
   c.device_name = base.deviceName;
   c.driver_name = drv.driverName;
   c.driver_info = drv.driverInfo;
+  c.driver_id = drv.driverID;
   c.device_type = base.deviceType;
   c.vendor_id = base.vendorID;
   c.subgroup_size = sg.subgroupSize;
@@ -522,9 +535,8 @@ Result<Context> Context::create(const CreateInfo& info) {
   for (size_t i = 0; i < pds->size(); ++i) {
     auto caps = detail::query_caps(impl->vki, (*pds)[i], 0, nullptr);
     if (!sel.empty()) {
-      bool is_index = std::all_of(sel.begin(), sel.end(), ::isdigit);
-      if (is_index ? std::stoul(sel) != i
-                   : detail::lower(caps.device_name).find(detail::lower(sel)) == std::string::npos)
+      const auto index = detail::selector_index(sel);
+      if (index ? *index != i : detail::lower(caps.device_name).find(detail::lower(sel)) == std::string::npos)
         continue;
     }
     auto family = detail::pick_queue_family(impl->vki, (*pds)[i]);
@@ -636,7 +648,18 @@ Result<std::vector<DeviceListing>> list_devices() {
 VkSubgroupFeatureFlags DeviceCaps::usable_subgroup_ops() const {
   const uint32_t lo = std::min(subgroup_size, min_subgroup_size ? min_subgroup_size : subgroup_size);
   const uint32_t hi = std::max(subgroup_size, max_subgroup_size);
-  return lo >= 4 && hi <= 128 ? subgroup_ops : 0;
+  return lo >= 4 && hi <= 128 && !subgroup_defect() ? subgroup_ops : 0;
+}
+
+const char* DeviceCaps::subgroup_defect() const {
+  // llvmpipe compiles compute shaders for min(LP_NATIVE_VECTOR_WIDTH / 32, 16) lanes while
+  // lavapipe reports LP_NATIVE_VECTOR_WIDTH / 32 as the subgroup size: above 512 bits its
+  // subgroups hold 16 invocations, gl_SubgroupSize says 32 to 128, and full subgroups, when
+  // required, are not full (tests/lavapipe/subgroup_width.c shows it without vkprim).
+  if (driver_id == VK_DRIVER_ID_MESA_LLVMPIPE && std::max(subgroup_size, max_subgroup_size) > 16)
+    return "lavapipe runs compute subgroups of 16 invocations while it reports more "
+           "(LP_NATIVE_VECTOR_WIDTH above 512)";
+  return nullptr;
 }
 
 std::string DeviceCaps::subgroup_ops_string() const {

@@ -63,6 +63,19 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
                                                 " exceeds the device limit");
   if (desc.required_subgroup_size && !ctx.caps.subgroup_size_control)
     return make_error(Errc::unsupported, std::string(blob.name) + ": subgroup size control is not enabled");
+  // Subgroup-layer variants lay their tiles out by gl_SubgroupID and gl_SubgroupSize, which
+  // holds only when every subgroup is full: required wherever the device can promise it, which
+  // it can for workgroups of a multiple of the largest subgroup size it may run.
+  if ((desc.full_subgroups || blob.subgroup) && ctx.caps.compute_full_subgroups) {
+    const uint32_t unit = desc.required_subgroup_size
+                              ? desc.required_subgroup_size
+                              : std::max(ctx.caps.subgroup_size, ctx.caps.max_subgroup_size);
+    if (unit == 0 || desc.workgroup_size % unit != 0)
+      return make_error(Errc::unsupported, std::string(blob.name) + ": workgroup size " +
+                                               std::to_string(desc.workgroup_size) +
+                                               " is not a multiple of the subgroup size " +
+                                               std::to_string(unit) + ", so its subgroups cannot all be full");
+  }
   Pipeline p;
   p.ctx_ = &ctx;
   p.push_bytes_ = desc.push_bytes;
@@ -97,7 +110,7 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   cci.stage.module = module;
   cci.stage.pName = "main";
   cci.stage.pSpecializationInfo = &spec;
-  if (desc.full_subgroups && ctx.caps.compute_full_subgroups)
+  if ((desc.full_subgroups || blob.subgroup) && ctx.caps.compute_full_subgroups)
     cci.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   if (desc.required_subgroup_size) {
     sgsize.requiredSubgroupSize = desc.required_subgroup_size;

@@ -8,6 +8,7 @@
 //                    -> Scan::exclusive -> SegmentedScan::inclusive of the values
 //                    -> select_scatter (keys at run heads, run sums from run tails)
 //   OffsetAllocator: select_total (save the last count) -> Scan::exclusive -> select_total
+#include "core/call_checks.hpp"
 #include "core/device_count.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
@@ -75,13 +76,7 @@ struct SelectPlan {
   std::pair<uint32_t, uint32_t> grid(uint64_t tiles) const { return grid_2d(*ctx, tiles); }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes, uint32_t align) const {
-    if (v.size < bytes)
-      return make_error(Errc::invalid_argument, what + ": " + name + " holds " + str(v.size) + " bytes, " +
-                                                    str(bytes) + " needed");
-    if (bytes && (!v.address || v.address % align))
-      return make_error(Errc::invalid_argument, what + ": " + name + " is not addressable or not " +
-                                                    str(align) + "-byte aligned");
-    return {};
+    return detail::check_view(what, name, v, bytes, align);
   }
 
   // `chunked`: the single pass, which runs in chunks of max_items_per_dispatch (the other passes
@@ -100,20 +95,7 @@ struct SelectPlan {
   }
 
   Result<BufferView> resolve_temp(BufferView temp, uint64_t need) const {
-    if (temp.address == 0) {
-      if (!owned_temp || owned_temp->size() < need)
-        return make_error(Errc::invalid_argument, what + ": no temporary storage: pass a buffer of temp_bytes(n) = " +
-                                                      str(need) + " bytes or call reserve(n) first");
-      temp = owned_temp->view();
-    }
-    if (temp.size < need || temp.address % 16)
-      return make_error(Errc::invalid_argument, what + ": temporary storage must be 16-byte aligned and hold " +
-                                                    str(need) + " bytes");
-    return temp;
-  }
-
-  static bool overlap(BufferView a, uint64_t abytes, BufferView b, uint64_t bbytes) {
-    return abytes && bbytes && a.address < b.address + bbytes && b.address < a.address + abytes;
+    return detail::resolve_temp(what, temp, owned_temp, need);
   }
 
   uint32_t opts() const { return (count_u64 ? kSelectCountU64 : 0) | (vsz == 8 ? kSelectValues64 : 0); }

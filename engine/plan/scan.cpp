@@ -1,5 +1,6 @@
 // Scan, Reduce and SegmentedScan: choosing variants and strategies, laying out temporary
 // storage, and recording the passes with the barriers between them.
+#include "core/call_checks.hpp"
 #include "core/device_count.hpp"
 #include "core/temp_storage.hpp"
 #include "pass/elementwise.hpp"
@@ -74,27 +75,11 @@ struct ScanPlan {
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {
-    if (v.size < bytes)
-      return make_error(Errc::invalid_argument, what + ": " + name + " holds " +
-                                                    std::to_string(v.size) + " bytes, " +
-                                                    std::to_string(bytes) + " needed");
-    if (bytes && (!v.address || v.address % esz))
-      return make_error(Errc::invalid_argument, what + ": " + name + " is not addressable or not aligned to its element");
-    return {};
+    return detail::check_view(what, name, v, bytes, esz);
   }
 
   Result<BufferView> resolve_temp(BufferView temp, uint64_t need) const {
-    if (temp.address == 0) {
-      if (!owned_temp || owned_temp->size() < need)
-        return make_error(Errc::invalid_argument,
-                          what + ": no temporary storage: pass a buffer of temp_bytes(n) = " +
-                              std::to_string(need) + " bytes or call reserve(n) first");
-      temp = owned_temp->view();
-    }
-    if (temp.size < need || temp.address % 16)
-      return make_error(Errc::invalid_argument, what + ": temporary storage must be 16-byte aligned and hold " +
-                                                    std::to_string(need) + " bytes");
-    return temp;
+    return detail::resolve_temp(what, temp, owned_temp, need);
   }
 
   Status check_count(const Count& c) const {

@@ -30,6 +30,7 @@
 // with the *_wide builds of its passes (64-bit key counts, offsets and positions; created where
 // the device's buffers can hold that many keys, or by SortOptions::debug_wide_offsets), and the
 // upfront pass in dispatches of at most max_items_per_dispatch keys.
+#include "core/call_checks.hpp"
 #include "core/device_count.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
@@ -181,28 +182,11 @@ struct SortPlan {
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes, uint32_t align) const {
-    if (v.size < bytes)
-      return make_error(Errc::invalid_argument, std::string("RadixSort: ") + name + " holds " +
-                                                    str(v.size) + " bytes, " + str(bytes) + " needed");
-    if (bytes && (!v.address || v.address % align))
-      return make_error(Errc::invalid_argument, std::string("RadixSort: ") + name +
-                                                    " is not addressable or not aligned to its " +
-                                                    str(align) + "-byte element");
-    return {};
+    return detail::check_view("RadixSort", name, v, bytes, align);
   }
 
   Result<BufferView> resolve_temp(BufferView temp, uint64_t need) const {
-    if (temp.address == 0) {
-      if (!owned_temp || owned_temp->size() < need)
-        return make_error(Errc::invalid_argument,
-                          "RadixSort: no temporary storage: pass a buffer of temp_bytes(n) = " +
-                              str(need) + " bytes or call reserve(n) first");
-      temp = owned_temp->view();
-    }
-    if (temp.size < need || temp.address % 16)
-      return make_error(Errc::invalid_argument,
-                        "RadixSort: temporary storage must be 16-byte aligned and hold " + str(need) + " bytes");
-    return temp;
+    return detail::resolve_temp("RadixSort", temp, owned_temp, need);
   }
 
   // Where the upfront count of n keys goes in temp (layout(n, pairs)), and what is zeroed before it:
@@ -494,7 +478,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   };
   VKPRIM_TRY(pick(detail::tuning::kRadixTiles, may_onesweep, plan->tile));
   // Keys-only reduce-then-scan: tuning::kRadixKeysTiles4 / 8 (by key width) with the subgroup
-  // ranking; the 2-bit splits keep the pairs' tile (measured slower at 384 x 8, tuning.hpp).
+  // ranking; the 2-bit splits keep the pairs' tile (tuning.hpp: kRadixKeysTiles4).
   plan->keys_tile = plan->tile;
   const auto& keys_tiles = plan->key_bytes == 4 ? detail::tuning::kRadixKeysTiles4
                                                 : detail::tuning::kRadixKeysTiles8;

@@ -30,6 +30,8 @@ struct BufferView {
   VkDeviceAddress address = 0;
 
   // A view of bytes [offset, offset + size) of the caller's buffer; looks up its address.
+  // invalid_argument for a null buffer or one without a device address. The range is not
+  // checked against the buffer's size.
   static Result<BufferView> of(const Context& ctx, VkBuffer buffer, VkDeviceSize offset,
                                VkDeviceSize size);
   // A view from a device address alone (e.g. from the caller's own allocator).
@@ -52,7 +54,9 @@ enum class MemoryUsage : int {
 
 class Buffer {
  public:
-  // Usage always includes storage, transfer src/dst, indirect and shader device address.
+  // Usage always includes storage, transfer src/dst, indirect and shader device address. One
+  // dedicated allocation. limit_exceeded past the device's maxBufferSize; unsupported where no
+  // memory type fits `usage`; out_of_device_memory where the allocation fails.
   static Result<Buffer> create(const Context& ctx, VkDeviceSize size,
                                MemoryUsage usage = MemoryUsage::device);
 
@@ -70,7 +74,8 @@ class Buffer {
   VkDeviceAddress address() const { return address_; }
   // Host pointer for upload/readback buffers (persistently mapped), nullptr otherwise.
   void* mapped() const { return mapped_; }
-  // Makes host writes visible / device writes host-visible for non-coherent memory.
+  // Makes host writes visible / device writes host-visible for non-coherent memory (no-ops on
+  // coherent memory). The device-side barrier is still the caller's.
   Status flush() const;
   Status invalidate() const;
 

@@ -23,6 +23,7 @@ struct DeviceCaps {
   std::string device_name;
   std::string driver_name;   // VkPhysicalDeviceDriverProperties::driverName
   std::string driver_info;
+  VkDriverId driver_id = VkDriverId(0);  // VkPhysicalDeviceDriverProperties::driverID
   VkPhysicalDeviceType device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   uint32_t vendor_id = 0;
   uint32_t api_version = 0;
@@ -55,9 +56,13 @@ struct DeviceCaps {
   uint32_t timestamp_valid_bits = 0;
 
   // The subgroup operations vkprim's subgroup paths use: subgroup_ops where every size the
-  // device may run lies in [4, 128] (what those paths are built for, and tested at 4, 8, 16
-  // and 32), else none, so that the shared-memory paths run instead.
+  // device may run lies in [4, 128] (what those paths are built for) and no known driver defect
+  // breaks them (subgroup_defect()), else none, so that the shared-memory paths run instead.
   VkSubgroupFeatureFlags usable_subgroup_ops() const;
+  // Why this device's subgroups cannot be trusted although it reports subgroup operations: a
+  // known driver defect (docs/conventions.md, "Driver defects"), or nullptr. Today: lavapipe
+  // reporting subgroups wider than 16 lanes, which it runs 16 lanes wide.
+  const char* subgroup_defect() const;
   // Human-readable one-line summary of subgroup ops ("basic vote arithmetic ballot ...").
   std::string subgroup_ops_string() const;
   const char* device_type_string() const;
@@ -121,7 +126,15 @@ struct PipelineStatistics {
 
 class Context {
  public:
+  // Adopts the caller's device (the handles stay the caller's; vkprim creates a pipeline cache
+  // of its own where AdoptInfo gives none). invalid_argument for a missing handle,
+  // get_instance_proc_addr or enabled_features; unsupported below Vulkan 1.2 or without a
+  // required feature.
   static Result<Context> adopt(const AdoptInfo& info);
+  // Creates an instance and a device of vkprim's own (the first usable device by the order of
+  // CreateInfo::device_selector). unsupported without a Vulkan loader, usable device, or the
+  // validation layer that `validation` asks for; invalid_argument for a device index past the
+  // last device.
   static Result<Context> create(const CreateInfo& info = {});
 
   Context(Context&&) noexcept;
@@ -139,7 +152,8 @@ class Context {
   // Statistics of every pipeline created so far, in creation order, when the Context was
   // created with CreateInfo::pipeline_statistics on a device that can report them; else empty.
   std::vector<PipelineStatistics> pipeline_statistics() const;
-  // Writes the pipeline cache to CreateInfo::pipeline_cache_path (no-op without one).
+  // Writes the pipeline cache to CreateInfo::pipeline_cache_path (no-op without one); io_error
+  // where the file cannot be written.
   Status save_pipeline_cache() const;
 
   // For the library's own layers; stable for the Context's lifetime, also across moves.

@@ -25,8 +25,9 @@ namespace vkprim {
 class Fill {
  public:
   static Result<Fill> create(const Context& ctx);
-  // Requires dst.address and dst.size aligned to element_size (4 or 8). `bits` holds the
-  // element's bit pattern in its low element_size bytes.
+  // Requires dst.address and dst.size aligned to element_size (4 or 8), else invalid_argument
+  // (nothing recorded). `bits` holds the element's bit pattern in its low element_size bytes.
+  // Writes all of dst.
   Status record(VkCommandBuffer cmd, BufferView dst, uint64_t bits, uint32_t element_size) const;
   template <Value T>
   Status record(VkCommandBuffer cmd, BufferView dst, T value) const {
@@ -47,7 +48,8 @@ class Fill {
 
 // dst[0, bytes) = src[0, bytes) by a compute shader (16 bytes per load where both addresses
 // allow it). This copy is the bandwidth yardstick of `vkprim bench`. Requires 4-byte aligned
-// addresses and size; the ranges must not overlap.
+// addresses and size and views of at least `bytes` (else invalid_argument, nothing recorded);
+// the ranges must not overlap (not checked). Writes dst[0, bytes) only.
 class Copy {
  public:
   static Result<Copy> create(const Context& ctx);
@@ -63,11 +65,14 @@ class Copy {
   std::unique_ptr<Impl> impl_;
 };
 
-// Element-wise maps over one value type. Integer arithmetic wraps; z may alias x or y.
+// Element-wise maps over one value type, for i < n. Integer arithmetic wraps; z may alias x or y.
 //   affine: z[i] = a * x[i] + b
 //   abs:    z[i] = |x[i]|   (identity for unsigned types)
 //   axpby:  z[i] = a * x[i] + b * y[i]
-// create() fails with Errc::unsupported for f64 on a device without shaderFloat64.
+// create() fails with Errc::unsupported for f64 on a device without shaderFloat64. The calls
+// write z[0, n) only; invalid_argument (nothing recorded) for scalars of another type than the
+// map's, or x, y (axpby) or z too small for n elements, without a device address, or not
+// aligned to the element.
 class Map {
  public:
   static Result<Map> create(const Context& ctx, ValueType type);

@@ -31,8 +31,8 @@ struct HistogramPlan;
 class Histogram {
  public:
   // Even bins over [lower, upper) of `sample_type` samples (u32 or f32, else
-  // Errc::unsupported). Errc::invalid_argument unless bins >= 1 and lower < upper (finite for
-  // f32).
+  // Errc::unsupported). Errc::invalid_argument unless bins >= 1 and lower < upper (integers in
+  // [0, 2^32] for u32; finite, with upper - lower finite, for f32).
   static Result<Histogram> create_even(const Context& ctx, ValueType sample_type, uint32_t bins,
                                        double lower, double upper);
   uint32_t bins() const;
@@ -42,6 +42,9 @@ class Histogram {
   // hist[0, bins) = the u32 counts of samples[0, n) (overwritten, not accumulated). Samples must
   // be 4-byte aligned; a count on the GPU (Count::on_device) is a u32, or a u64 past 2^32 - 1
   // samples (each dispatch takes its part of it; a count above max counts max samples).
+  // Writes hist[0, bins) only. invalid_argument (nothing recorded) where samples does not hold
+  // n aligned values, hist does not hold bins aligned u32, hist overlaps the samples, or the
+  // count buffer is not an aligned u32 or u64.
   Status record(VkCommandBuffer cmd, BufferView samples, BufferView hist, Count n) const;
 
   Histogram(Histogram&&) noexcept;

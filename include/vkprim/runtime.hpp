@@ -30,8 +30,12 @@ class Runtime {
   // `timeout()`; device loss and timeouts come back as Errc::device_lost / Errc::timeout.
   Status submit(const std::function<Status(VkCommandBuffer)>& fn);
 
+  // As Buffer::create on the runtime's context.
   Result<Buffer> alloc(VkDeviceSize bytes, MemoryUsage usage = MemoryUsage::device) const;
-  // Host <-> device through a bounded staging buffer (at most 64 MiB at a time).
+  // Host <-> device through a bounded staging buffer (at most 64 MiB at a time), one submission
+  // per piece, each waited for, with full barriers before and after its copy (so earlier and
+  // later submissions need no barrier for it). The view needs its VkBuffer and at least `bytes`
+  // (invalid_argument otherwise); errors of submit() and of the staging allocation pass through.
   Status upload(BufferView dst, const void* data, size_t bytes);
   Status download(BufferView src, void* data, size_t bytes);
 

@@ -1,4 +1,5 @@
-// Device-wide scan and reduce (NOTES §3, §5).
+// Device-wide scan and reduce: Scan, Reduce, SegmentedScan, and Count, the element count
+// every primitive takes.
 //
 // Strategies:
 //  - single pass: chained scan with decoupled look-back (Merrill & Garland 2016), safe without
@@ -23,6 +24,13 @@
 //
 // Synchronization owed by the caller: as for elementwise.hpp (inputs, the count buffer for the
 // on_device form, outputs). State overwritten: compute pipeline and push constants.
+//
+// Errors of every recording call below (reported before anything is recorded):
+// invalid_argument for an input or output too small for n elements, not addressable or not
+// aligned to its element; input and output that overlap without being the same range; a count
+// buffer that is not an aligned u32 or u64, or a u32 count whose max passes 2^32 - 1; no
+// temporary storage, or temp smaller than temp_bytes(n) or not 16-byte aligned. limit_exceeded
+// for more elements than the device's dispatch limits cover.
 #pragma once
 
 #include <vkprim/buffer.hpp>
@@ -64,7 +72,9 @@ struct ScanOptions {
 // GPU is a u32, or a u64 (`type`: ValueType::u64, e.g. a compaction's count_u64 count_out);
 // its buffer must hold it at its natural alignment (invalid_argument otherwise, as for any
 // other type). Past 2^32 - 1 elements every primitive takes a u64 count (a u32's max must stay
-// below 2^32 for scans and compaction: invalid_argument; docs/api.md).
+// below 2^32 for scans and compaction: invalid_argument; docs/api.md). A count on the GPU above
+// `max` is taken as `max`: the call then writes what it writes for a host count of max, and
+// reads and writes nothing past max elements.
 struct Count {
   uint64_t n = 0;
   BufferView device{};
@@ -86,20 +96,25 @@ struct ScanPlan;
 class Scan {
  public:
   // Errc::unsupported for f64 without shaderFloat64; invalid_argument for `compensated` with
-  // an integer type.
+  // an integer type or another op than sum, and for `deterministic` with the single-pass strategy.
   static Result<Scan> create(const Context& ctx, ValueType type, ScanOp op = ScanOp::sum,
                              const ScanOptions& options = {});
 
+  // Bytes of temporary storage a call of up to max_n elements needs.
   uint64_t temp_bytes(uint64_t max_n) const;
+  // Allocates owned temporary storage for calls of up to max_n elements (outside recording;
+  // grows only). out_of_device_memory where the allocation fails.
   Status reserve(uint64_t max_n);
   // The strategy calls use when the output is not the input.
   ScanStrategy strategy() const;
   bool uses_subgroup_ops() const;
 
-  // out[i] = in[0] op ... op in[i]. `in` and `out` may be the same range (in place).
+  // out[i] = in[0] op ... op in[i] for i < n. `in` and `out` may be the same range (in place:
+  // reduce-then-scan). Reads in[0, n); writes out[0, n) and temp.
   Status inclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n,
                    BufferView temp = {}) const;
-  // out[0] = identity, out[i] = in[0] op ... op in[i-1]. In place allowed.
+  // out[0] = identity, out[i] = in[0] op ... op in[i-1] for i < n. In place allowed. Reads and
+  // writes as inclusive().
   Status exclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n,
                    BufferView temp = {}) const;
 
@@ -116,10 +131,12 @@ class Scan {
 // combination order (two passes: contiguous ranges, then their totals).
 class Reduce {
  public:
+  // Errors as Scan::create.
   static Result<Reduce> create(const Context& ctx, ValueType type, ScanOp op = ScanOp::sum,
                                const ScanOptions& options = {});
-  uint64_t temp_bytes(uint64_t max_n) const;
-  Status reserve(uint64_t max_n);
+  uint64_t temp_bytes(uint64_t max_n) const;  // as Scan's
+  Status reserve(uint64_t max_n);             // as Scan's
+  // Reads in[0, n); writes out[0] (out holds one aligned T) and temp. Errors as above.
   Status record(VkCommandBuffer cmd, BufferView in, BufferView out, Count n,
                 BufferView temp = {}) const;
 
@@ -140,15 +157,20 @@ class Reduce {
 // not hold `segments` aligned indices.
 class SegmentedScan {
  public:
+  // Errc::unsupported for f64 without shaderFloat64; invalid_argument for `compensated`, and for
+  // `deterministic` with the single-pass strategy.
   static Result<SegmentedScan> create(const Context& ctx, ValueType type,
                                       const ScanOptions& options = {});
-  uint64_t temp_bytes(uint64_t max_n) const;
-  Status reserve(uint64_t max_n);
+  uint64_t temp_bytes(uint64_t max_n) const;  // as Scan's (the _by_offsets forms included)
+  Status reserve(uint64_t max_n);             // as Scan's
 
+  // Sums of in[0, n) by head flags heads[0, n) (u32; invalid_argument where heads does not hold
+  // n aligned u32). Writes out[0, n) and temp; in place allowed.
   Status inclusive(VkCommandBuffer cmd, BufferView in, BufferView heads, BufferView out,
                    Count n, BufferView temp = {}) const;
   Status exclusive(VkCommandBuffer cmd, BufferView in, BufferView heads, BufferView out,
                    Count n, BufferView temp = {}) const;
+  // The same by segment offsets: writes out[0, n) and temp (the head flags are made there).
   Status inclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
                               uint64_t segments, BufferView out, uint64_t n,
                               BufferView temp = {}, ValueType offset_type = ValueType::u32) const;

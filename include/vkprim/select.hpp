@@ -1,5 +1,5 @@
 // Compaction: select (copy_if), partition, unique, unique-by-key with a sum of each run, and the
-// "count -> exclusive scan -> write at offset" allocation helper (NOTES §2).
+// "count -> exclusive scan -> write at offset" allocation helper (OffsetAllocator).
 //
 // Algorithm. Select and unique: one pass over tiles with the single-pass scan's decoupled
 // look-back over the tiles' selected counts (scan.hpp; decoupled fallback, so it never waits
@@ -26,6 +26,14 @@
 // Synchronization owed by the caller: as for elementwise.hpp (inputs, flags, the count buffer
 // for Count::on_device; outputs and count_out). State overwritten: compute pipeline and push
 // constants. Outputs must not overlap inputs.
+//
+// Errors of every recording call below (reported before anything is recorded):
+// invalid_argument for an input, output, flags or count_out view too small for its elements,
+// not addressable or not aligned to its element; an output overlapping an input or count_out; a
+// count buffer that is not an aligned u32 or u64, or a u32 count whose max passes 2^32 - 1; no
+// temporary storage, or temp smaller than temp_bytes(n) or not 16-byte aligned.
+// limit_exceeded for 2^32 elements or more without SelectOptions::count_u64 (not the
+// allocator), or more elements than the device's dispatch limits cover.
 #pragma once
 
 #include <vkprim/buffer.hpp>
@@ -87,11 +95,14 @@ class Select {
  public:
   // Errc::unsupported for f64 without shaderFloat64.
   static Result<Select> create(const Context& ctx, ValueType type, const SelectOptions& options = {});
+  // Bytes of temporary storage a call of up to max_n elements needs.
   uint64_t temp_bytes(uint64_t max_n) const;
+  // Allocates owned temporary storage for calls of up to max_n elements (outside recording;
+  // grows only). out_of_device_memory where the allocation fails.
   Status reserve(uint64_t max_n);
 
   // out[0, k) = the in[i] with flags[i] != 0 (u32 flags), in input order; k -> count_out.
-  // out must hold max n elements; out[k, n) is not written.
+  // out must hold max n elements; out[k, n) is not written. Writes out, count_out and temp.
   Status flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
                  BufferView count_out, Count n, BufferView temp = {}) const;
   // As flagged, selecting the in[i] for which `pred` holds. Errc::invalid_argument if pred's
@@ -99,13 +110,14 @@ class Select {
   Status predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
              BufferView count_out, Count n, BufferView temp = {}) const;
   // out[0, k) = the selected elements in input order, out[k, n) = the rejected ones in input
-  // order (stable for both); k -> count_out.
+  // order (stable for both); k -> count_out. Writes out[0, n), count_out and temp.
   Status partition_flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
                            BufferView count_out, Count n, BufferView temp = {}) const;
   Status partition_predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
                       BufferView count_out, Count n, BufferView temp = {}) const;
   // out[0, k) = the first element of each run of bit-identical consecutive elements (so for
   // floats -0.0 and +0.0 differ, and equal NaN bit patterns form one run); k -> count_out.
+  // out[k, n) is not written.
   Status unique(VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count_out, Count n,
                 BufferView temp = {}) const;
 
@@ -124,11 +136,14 @@ class Select {
 // bit-exact against a serial sum); the number of runs -> count_out.
 class UniqueByKey {
  public:
-  // Errc::unsupported for an f64 value type without shaderFloat64.
+  // Errc::unsupported for an f64 key or value type without shaderFloat64.
   static Result<UniqueByKey> create(const Context& ctx, ValueType key_type, ValueType value_type,
                                     const SelectOptions& options = {});
-  uint64_t temp_bytes(uint64_t max_n) const;
-  Status reserve(uint64_t max_n);
+  uint64_t temp_bytes(uint64_t max_n) const;  // as Select's
+  Status reserve(uint64_t max_n);             // as Select's
+  // Reads keys_in and values_in [0, n); writes keys_out[0, k), values_out[0, k), count_out and
+  // temp (keys_out and values_out hold n elements each). invalid_argument also for values views
+  // too small or misaligned, or values_out overlapping values_in or keys_out.
   Status record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
                 BufferView values_out, BufferView count_out, Count n, BufferView temp = {}) const;
 
@@ -147,8 +162,11 @@ class UniqueByKey {
 class OffsetAllocator {
  public:
   static Result<OffsetAllocator> create(const Context& ctx, const SelectOptions& options = {});
-  uint64_t temp_bytes(uint64_t max_n) const;
-  Status reserve(uint64_t max_n);
+  uint64_t temp_bytes(uint64_t max_n) const;  // as Select's
+  Status reserve(uint64_t max_n);             // as Select's
+  // Reads counts[0, n); writes offsets[0, n), total_out and temp. invalid_argument also for
+  // counts and offsets that overlap without being the same range, or total_out overlapping
+  // either.
   Status record(VkCommandBuffer cmd, BufferView counts, BufferView offsets, BufferView total_out,
                 Count n, BufferView temp = {}) const;
 

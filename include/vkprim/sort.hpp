@@ -13,7 +13,7 @@
 // ceil((end_bit - begin_bit) / 8) digit passes, after one upfront read of the keys that finds
 // the bits in which they differ, so that each pass finds out on the GPU that all keys share its
 // digit and copies instead (onesweep also takes its histogram of every digit there, as in
-// Onesweep). Both are stable and hang-free.
+// Onesweep). Both are stable and need no forward-progress guarantee between workgroups.
 // - reduce_then_scan (Merrill & Grimshaw 2011, "High performance and scalable radix sorting"):
 //   per pass, digit counts per group of 8 tiles, each tile's prefixes within its group and the
 //   pass's digit counts (keys read; one group per workgroup), the group counts turned into
@@ -30,39 +30,39 @@
 //   per tile written and read by the look-back. Hang-proof as the single-pass scan: a tile that
 //   waits too long on a predecessor counts that tile's digits itself from its keys (decoupled
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
-//   in the state words); for more, the object sorts by reduce-then-scan (the choice is made per
-//   call from n, or from the maximum of a Count::on_device).
-// - automatic: on GPUs, onesweep (fewer dispatches and reads: no per-pass upsweep and offsets
-//   pass) up to 2^23 keys of 4 bytes alone (2^22 where onesweep's large tile for them does not
-//   fit, below) and, for pairs and 8-byte keys, at every size it can take; reduce-then-scan
-//   beyond (a lighter downsweep), as measured on an H100 (docs/benchmarks.md, sessions 21, 32
-//   and 38). On the H200, whose memory bandwidth makes the upsweep's read cheap, onesweep for
-//   4-byte keys alone as above, up to 2^22 keys of 4 bytes with values and of 8 bytes alone,
-//   and for 8-byte keys with values at every size (sessions 11, 20-22, 24 and 38);
-//   on CPU devices (lavapipe) reduce-then-scan, which never waits on another workgroup. The
-//   rule is one function, choose_algorithm in engine/plan/sort.cpp; a call with a
-//   Count::on_device decides from the count's maximum.
+//   in the state words); for more, the object sorts by reduce-then-scan.
+// - automatic: decided per call from n (or from the maximum of a Count::on_device), by one
+//   function, choose_algorithm in engine/plan/sort.cpp. On CPU devices (lavapipe)
+//   reduce-then-scan, which never waits on another workgroup. On GPUs onesweep (fewer
+//   dispatches, one read of the keys a pass) up to a key count and reduce-then-scan (a lighter
+//   downsweep, and for keys alone tiles that let more workgroups run at once) beyond:
+//     4-byte keys alone: onesweep up to 2^22 keys, 2^23 where onesweep ranks its large tile for
+//       them (below);
+//     8-byte keys with values: onesweep at every size it takes;
+//     4-byte keys with values, and 8-byte keys alone: onesweep at every size it takes, except
+//       on GPUs with high memory bandwidth per SM (where reduce-then-scan's second read of the
+//       keys is cheap; engine/plan/tuning.hpp, radix_bandwidth_rich, recognizes them by device
+//       name), which take onesweep up to 2^22 keys.
 //   RadixSort::algorithm(n, pairs) says which a call runs.
-// The rank, where the device has subgroup ballots and shuffles (and
-// SortOptions::use_subgroup_ops): a
-// match-based multisplit as in Onesweep: subgroup-striped coalesced loads, one ballot per digit
-// bit of the pass to find the lanes with the same digit, per-subgroup digit counters in shared
-// memory; keys and values are then staged through shared memory in sorted order so that the
-// scatter writes each digit's run of the tile with consecutive addresses. Any subgroup size
-// from 4 to 128 where the shared memory holds one tile of keys and 256 16-bit counters per
-// subgroup (tiles of 512 x 8 keys, or 256 x 16 with small subgroups; keys-only
-// reduce-then-scan sorts rank tiles of 384 x 9 keys of 4 bytes or 384 x 8 of 8 bytes, whose
-// fewer registers let more workgroups run at once). Large sorts on GPUs rank larger tiles,
-// whose longer runs per digit write fewer partial memory sectors and leave fewer tiles to
-// count: 4-byte keys alone 384 x 18, staged and written in two rounds so that they need the
-// shared memory of 384 x 9 (H200 and H100), by reduce-then-scan from 2^26 keys (session 37) and
-// by onesweep from 2^21, whose build for them publishes the tile's digit counts before the
-// ranking and looks back once the keys are ranked (session 38); on GPUs other than the
-// H200, pairs by onesweep 768 x 12 from 2^24 keys (2^21 where key and value take more than 8
-// bytes), as measured on an H100 (session 33); RadixSort::tile_keys says which a call ranks. Otherwise, or without subgroup operations,
-// 2-bit split scans in shared memory instead (Satish, Harris & Garland 2009). Both algorithms
-// use the same ranking code (shaders/common/radix_rank.glsl). engine/plan/tuning.hpp lists the
-// shapes and their figures.
+// The rank, where the device has subgroup ballots, arithmetic and shuffles (and
+// SortOptions::use_subgroup_ops): a match-based multisplit as in Onesweep: subgroup-striped
+// coalesced loads, one ballot per digit bit of the pass to find the lanes with the same digit,
+// per-subgroup digit counters in shared memory; keys and values are then staged through shared
+// memory in sorted order so that the scatter writes each digit's run of the tile with
+// consecutive addresses. Any subgroup size from 4 to 128 where the shared memory holds one tile
+// of keys and 256 16-bit counters per subgroup (tiles of 512 x 8 keys, or 256 x 16 with small
+// subgroups; keys-only reduce-then-scan sorts rank tiles of 384 x 9 keys of 4 bytes or 384 x 8
+// of 8 bytes, whose fewer registers let more workgroups run at once). Otherwise, or without
+// subgroup operations, 2-bit split scans in shared memory instead (Satish, Harris & Garland
+// 2009). Both algorithms use the same ranking code (shaders/common/radix_rank.glsl).
+// Large sorts on GPUs rank larger tiles with the subgroup ranking, where they fit: their longer
+// runs per digit write fewer partial memory sectors and leave fewer tiles to count, which pays
+// for the lower occupancy once the sort is large. 4-byte keys alone: 384 x 18, staged and
+// written in two rounds so that they need the shared memory of 384 x 9, from 2^26 keys by
+// reduce-then-scan and from 2^21 by onesweep. Pairs by onesweep, except on GPUs with high memory
+// bandwidth per SM: 768 x 12 from 2^24 keys (2^21 where key and value take more than 8 bytes).
+// SortOptions::debug_large_tiles_from moves the threshold; RadixSort::tile_keys says which tile
+// a call ranks; engine/plan/tuning.hpp lists the shapes and the reason for each.
 //
 // Counts: any n the device's buffers hold. From 2^32 keys on the sort runs reduce-then-scan with
 // 64-bit key counts, offsets and positions (the *_wide builds of its passes, created only where
@@ -79,8 +79,12 @@
 // onesweep: 8 KiB (the histogram) and two look-back state regions of as many bytes each
 // (passes alternate between them; each pass zeroes the next pass's region as it goes, so only
 // the first is filled up front). Both are sized for the object's smaller tile (keys only), so
-// one temp_bytes(n) serves every call of up to n keys.
-// Synchronization owed by the caller: as for elementwise.hpp. Inputs are not modified.
+// one temp_bytes(n) serves every call of up to n keys. The temp buffer is written by every
+// call: calls sharing it are ordered by the barrier each call records first.
+// Synchronization owed by the caller: as for elementwise.hpp (before: the producers of the keys,
+// the values and a Count::on_device count -> COMPUTE_SHADER / SHADER_READ, prior users of the
+// outputs -> SHADER_WRITE; after: COMPUTE_SHADER / SHADER_WRITE -> the consumer of the outputs).
+// State overwritten: compute pipeline and push constants. Inputs are not modified.
 #pragma once
 
 #include <vkprim/buffer.hpp>
@@ -126,25 +130,37 @@ struct SortInternals;  // the library's own users of the plan (engine/pass/sort.
 
 class RadixSort {
  public:
+  // Builds the pipelines for keys of key_type (any ValueType) and, with
+  // options.value_bytes, for pairs. invalid_argument for value_bytes other than 0, 4 or 8;
+  // unsupported where the device's shared memory holds no ranking tile, or the 64-bit offset
+  // passes that debug_wide_offsets asks for.
   static Result<RadixSort> create(const Context& ctx, ValueType key_type,
                                   const SortOptions& options = {});
   // The algorithm a sort of (at most) n keys runs, by sort_pairs (pairs) or sort_keys: never
   // automatic.
   SortAlgorithm algorithm(uint64_t n, bool pairs) const;
   // Keys per tile of the ranking pass that a sort of (at most) n keys runs (tiles grow for
-  // large sorts on some devices: see the top of this file).
+  // large sorts on GPUs: see the top of this file).
   uint64_t tile_keys(uint64_t n, bool pairs) const;
+  // Bytes of temporary storage a call of up to max_n keys needs (keys only and pairs alike).
   uint64_t temp_bytes(uint64_t max_n) const;
+  // Allocates owned temporary storage for calls of up to max_n keys (outside recording; grows
+  // only). out_of_device_memory where the allocation fails.
   Status reserve(uint64_t max_n);
 
-  // keys_out[0, n) = keys_in sorted; stable. end_bit 0 means the key's full width. Nothing past
-  // n is written (a Count::on_device count may be below its max). invalid_argument for a bit
-  // range outside the key, too-small or misaligned views, outputs overlapping inputs, or no
-  // temporary storage.
+  // keys_out[0, n) = keys_in sorted; stable. end_bit 0 means the key's full width. Requires
+  // keys_in and keys_out to hold n keys at the key's alignment, not overlapping, and temp (or
+  // reserve()) to hold temp_bytes(n), 16-byte aligned. Writes keys_out[0, n) and temp; nothing
+  // past n (a Count::on_device count may be below its max). invalid_argument for a bit range
+  // outside the key, too-small or misaligned views, outputs overlapping inputs, a bad count
+  // buffer, or no temporary storage; limit_exceeded for 2^32 keys or more where the device's
+  // buffers cannot hold them, past the device's dispatch limits, or past 2^32 - 1 keys per
+  // stripe of a digit pass's groups. Nothing is recorded on an error.
   Status sort_keys(VkCommandBuffer cmd, BufferView keys_in, BufferView keys_out, Count n,
                    BufferView temp = {}, uint32_t begin_bit = 0, uint32_t end_bit = 0) const;
   // As sort_keys, and values_out[i] = values_in[j] where keys_out[i] came from keys_in[j].
-  // Needs an object created with SortOptions::value_bytes 4 or 8 (else invalid_argument).
+  // Needs an object created with SortOptions::value_bytes 4 or 8 (else invalid_argument), and
+  // values_in and values_out holding n values of that size at its alignment, not overlapping.
   Status sort_pairs(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in,
                     BufferView keys_out, BufferView values_out, Count n, BufferView temp = {},
                     uint32_t begin_bit = 0, uint32_t end_bit = 0) const;

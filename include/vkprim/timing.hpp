@@ -24,7 +24,8 @@ class GpuTimer {
   // Records timestamp `index` after all previously recorded work completes.
   void stamp(VkCommandBuffer cmd, uint32_t index) const;
   // After the command buffer completed: the first `count` stamps in milliseconds, relative to
-  // stamp 0 (so differences of entries are durations).
+  // stamp 0 (so differences of entries are durations). Waits for the stamps' results;
+  // invalid_argument for count > capacity().
   Result<std::vector<double>> read_ms(uint32_t count) const;
   uint32_t capacity() const { return capacity_; }
 
@@ -50,6 +51,7 @@ class PassProfiler {
     double ms;
   };
   // capacity: dispatches timed per begin()/end() (later ones are not timed, read() says so).
+  // invalid_argument for capacity 0; unsupported as GpuTimer::create.
   static Result<PassProfiler> create(const Context& ctx, uint32_t capacity = 256);
 
   // Records the reset and the first stamp into `cmd`, then attaches to the context.

@@ -22,9 +22,8 @@
 #define RADIX_DESCENDING 4u     // flags bit 2
 // The sort's key flags, fixed when its pipelines are created (a RadixSort object has one key
 // type and order), so that the compiler folds radix_transform: with the flags read from push
-// constants the transformation cost every key its branches in the ranking loop (H200, session
-// 20: u32 keys 2^28 7.39 -> 6.49 ms with it removed). csr_keys.comp, which includes this file
-// for the transformation alone, takes its flags by push constant.
+// constants the transformation costs every key its branches in the ranking loop. csr_keys.comp,
+// which includes this file for the transformation alone, takes its flags by push constant.
 layout(constant_id = 3) const uint RADIX_FLAGS = 0u;
 
 #if KEY_WORDS == 1

@@ -14,14 +14,13 @@
 //   subgroup's 256 digit counters live in shared memory, 16 bits each, two per word; a key's
 //   rank among the subgroup's keys of its digit is the counter before the item plus its peers
 //   on lower lanes. The lowest lane of each counter word's lanes (both digits) adds both counts
-//   by a plain store, no atomic (H200, 2^28: 0.5-1 % faster sorts than the lowest peer's
-//   atomicAdd, docs/benchmarks.md session 16). (Measured slower on an H200, session 4: one
-//   subgroupPartitionNV instead of the ballots, and the lowest peer's atomicAdd result handed
-//   to its peers by subgroupShuffle instead of the shared read; branch sort-rank-partitioned.)
+//   by a plain store, no atomic: no other lane of the subgroup writes that word. (The ballots
+//   are core subgroup operations; subgroupPartitionNV in their place is NVIDIA-only and slower.)
 //   Items past the key count take digit 0xFF (larger than any digit), so they rank after every
 //   key and no branch surrounds a subgroup operation. Returns the tile's digit counts
-//   (invocation w < 128: digits 2w, 2w + 1). Every loop over items is [[unroll]]: rolled, the
-//   NVIDIA compiler kept rk_key and rk_rank in local memory.
+//   (invocation w < 128: digits 2w, 2w + 1). Every loop over items is [[unroll]], so that
+//   rk_key and rk_rank stay in registers: indexed by a loop variable, a compiler may place
+//   them in local memory.
 //   rank_positions: per digit an exclusive scan over the subgroups, plus an exclusive scan of
 //   the tile's digit counts, turn the counters into each key's position in the tile sorted by
 //   digit (stable: subgroup, then item, then lane is tile order).
@@ -31,17 +30,17 @@
 //   tile, wrapping RADIX_POS arithmetic, set by the caller), so consecutive invocations write
 //   consecutive addresses. It comes in two halves, rank_scatter_stage (keys into shared memory)
 //   and rank_scatter_write (everything that needs s_base), so that onesweep can stage before its
-//   look-back (session 21). 32-bit values' loads are issued as soon as 32-bit keys are staged
-//   (H200, 2^28 u32 pairs: -6 %, docs/benchmarks.md session 18); where the includer defines
-//   RANK_EARLY_VALUES (onesweep), values of every width at the start of rank_scatter_write,
-//   before the keys' scatter (sessions 20-21). The counters and the staging area share one
+//   look-back. 32-bit values' loads are issued as soon as 32-bit keys are staged, so that they
+//   are in flight during the keys' scatter; where the includer defines RANK_EARLY_VALUES
+//   (onesweep), values of every width at the start of rank_scatter_write, before the keys'
+//   scatter. The counters and the staging area share one
 //   array (the counters are dead once positions are known) of RANK_WORDS (specialization
 //   constant 2, set by the plan): the larger of the tile and the counters of
 //   the most subgroups the workgroup can hold (WG_SIZE / min subgroup size * 128 words). For
 //   32-bit keys alone it may be less than the tile: the tile is then staged and written in
-//   rounds of RANK_WORDS positions (RANK_ROUNDS; sessions 36-37: NVIDIA's Vulkan driver gives
-//   the workgroups on an SM about 48 KiB of shared memory, so a tile staged at once of more than
-//   about 3 500 keys costs a third of the workgroups).
+//   rounds of RANK_WORDS positions (RANK_ROUNDS), so that a large tile needs a small tile's
+//   shared memory (NVIDIA's Vulkan driver gives the workgroups on an SM about 48 KiB of shared
+//   memory, so a tile of more than about 3 500 keys staged at once costs a third of them).
 // Otherwise (_wg, no subgroup operations): a local LSD sort of the tile in shared memory by
 //   2-bit splits (Satish, Harris & Garland 2009). rank_wg_load: entries (digit << 16 | index in
 //   tile) in input order. rank_wg_sort: the entries are reordered stably by bits 0-1 of the
@@ -135,8 +134,8 @@ uint rank_match(uint valid, uint flags, uint shift, uint bits) {
   const uvec4 lanes = subgroupBallot(true);
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint d = rank_element(k) < valid ? radix_digit(radix_transform(rk_key[k], flags), shift, bits) : 0xFFu;
-    // Eight ballots, unconditionally: skipping those above the pass's bits (a branch per
-    // ballot) measured slower on an H200 (docs/benchmarks.md, session 4). Bits 1-7 give the
+    // Eight ballots, unconditionally: skipping those above the pass's bits would cost a branch
+    // per ballot, more than the ballot it saves. Bits 1-7 give the
     // lanes whose digit shares this lane's counter word (d >> 1), bit 0 splits them by digit.
     uvec4 word_peers = lanes;
     uvec4 odd = uvec4(0u);
@@ -161,11 +160,10 @@ uint rank_match(uint valid, uint flags, uint shift, uint bits) {
 #if KEY_WORDS == 1 && !defined(RANK_EARLY_VALUES)
     // Through an identity shuffle, which the compiler cannot see through: it then keeps the
     // record packed (one register per item) up to rank_positions instead of its parts (digit,
-    // counter address, rank). NVIDIA's Vulkan driver, H200 (docs/benchmarks.md sessions 36-37):
-    // 56 -> 53 registers at 384 x 9, pairs' 64 -> 52 at 512 x 8 (u32 pairs 2^28 1.3 % faster);
-    // the large tile of 384 x 18 in two rounds takes 56, 80 without. Not in onesweep where it
-    // stages the tile before its look-back (RANK_EARLY_VALUES), which it slowed (64 -> 52
-    // registers, u32 keys 2^22 7 % slower); in its ONESWEEP_ROUNDS build, 56.
+    // counter address, rank), which saves registers (on NVIDIA's Vulkan driver, the large tile
+    // of 384 x 18 in two rounds keeps three workgroups an SM only with it). Not in onesweep
+    // where it stages the tile before its look-back (RANK_EARLY_VALUES): there the packed record
+    // is slower; its ONESWEEP_ROUNDS build does take it.
     rk_rank[k] = subgroupShuffle((d << 16) | (((old >> sh) & 0xFFFFu) + below), gl_SubgroupInvocationID);
 #else
     rk_rank[k] = (d << 16) | (((old >> sh) & 0xFFFFu) + below);
@@ -217,8 +215,8 @@ uint rank_positions(uint pair) {
 // The values' loads are issued before the keys' scatter, so that they are in flight during it:
 // with RANK_EARLY_VALUES at the start of rank_scatter_write (onesweep: after its look-back),
 // and for 32-bit keys with 32-bit values as soon as the keys are staged; otherwise after it
-// (the reduce-then-scan downsweep of 64-bit keys or values: the early loads hold registers the
-// keys do not free, measured slower there in session 18).
+// (the reduce-then-scan downsweep of 64-bit keys or values, where early loads would hold
+// registers the keys do not free).
 #if KEY_WORDS == 1 && VALUE_WORDS == 1 && !defined(RANK_EARLY_VALUES)
 #define RANK_VALUES_AT_STAGE 1
 #endif

@@ -51,17 +51,16 @@ void ts_publish(StateBuf st, uint tile, uint kind, TS_VALUE a) {
 
 // A tile's words of both kinds are consecutive, 4 * TS_WORDS of them from a 16-byte boundary
 // (the header is 4 words, and every layout aligns the state to 16 bytes), so they are read as
-// TS_WORDS 16-byte vectors: one load instead of four a vector, each word still whole. NVIDIA
-// H100, 2^28 (docs/benchmarks.md, session 31): u32 scan 0.769 -> 0.739 ms, f32 0.771 -> 0.747,
-// segmented f32 1.463 -> 1.361, u64 (2^27) 1.034 -> 0.996, select 0.704 -> 0.670.
+// TS_WORDS 16-byte vectors: one load instead of four a vector, each word still whole, so a
+// look-back step issues a quarter of the loads.
 layout(buffer_reference, std430, buffer_reference_align = 16) coherent volatile buffer StateVecs { uvec4 w[]; };
 
 // TS_INCLUSIVE, TS_AGGREGATE or TS_NOT_READY, with the value in `a` when ready. All words of
 // both kinds are loaded before any is looked at: one memory round trip, not one per kind.
 // TS_READ_BY_HAND (one-word values only): the same, written out for the single word; which form
 // keeps the single-pass scan at 64 registers a thread (four workgroups an SM) on NVIDIA's
-// compiler depends on the value type (session 31: the loop form gives f32 80, this one gives
-// u32 80), so scan_tiles.comp picks it for float values.
+// compiler depends on the value type (the loop form gives f32 80 registers, this one gives u32
+// 80), so scan_tiles.comp picks it for float values.
 uint ts_read(StateBuf st, uint tile, out TS_VALUE a) {
   uint w[2][2 * TS_WORDS];
 #if TS_WORDS == 1 && defined(TS_READ_BY_HAND)
@@ -115,8 +114,8 @@ TS_VALUE reduce_tile_part(uint tile, uint part, uint parts);
 shared TS_VALUE lb_acc;
 
 // Look-back with the whole workgroup, through shared memory and no subgroup operations (a
-// subgroup-only variant driven by ballots measured 1.6x slower on an H100, and subgroup
-// operations inside this loop broke on lavapipe). Per step, invocations 0..LB_WINDOW-1 read a
+// subgroup-only variant driven by ballots is slower, and subgroup operations inside this loop
+// break on lavapipe). Per step, invocations 0..LB_WINDOW-1 read a
 // window of predecessors (nearest first) and mark, by one shared atomicMin, the nearest that
 // ends this step: an inclusive prefix (done) or one not ready (blocked). Invocation 0 then
 // combines the window's values up to that point only, nearest-first. All invocations must call
@@ -162,8 +161,7 @@ TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit, TS_VALUE total, bool
       if (why == LB_STOP_INCLUSIVE) {
         acc = ts_combine(lb_val[stop], acc);
         // The tile's inclusive prefix goes out now, not after the workgroup's barriers: it is
-        // what successors' look-backs wait on (H200, 2^28, docs/benchmarks.md session 19: u32
-        // scan 0.625 -> 0.619 ms, segmented f32 1.434 -> 1.405, select 0.654 -> 0.649).
+        // what successors' look-backs wait on.
         if (publishes) ts_publish(st, tile, 1u, ts_combine(acc, total));
       }
       lb_acc = acc;

@@ -15,10 +15,10 @@ layout(local_size_x_id = 0) in;
 #if defined(FIXED_ITEMS)
 // Passes that keep per-item arrays in registers fix ITEMS at compile time (set per variant in
 // shaders/CMakeLists.txt, matching engine/plan/tuning.hpp), and mark every loop over items
-// [[unroll]], so that no array is indexed dynamically (which puts it in slow local memory). On an
-// H200 the NVIDIA compiler otherwise kept the select and radix-rank loops rolled, with their
-// arrays in local memory ("Local Memory Size" in `vkprim bench --pipeline-stats`), and the scan
-// tile pass took 48 registers instead of 32.
+// [[unroll]], so that no array is indexed dynamically (which puts it in slow local memory):
+// unrolled loops keep the per-item arrays in registers. A compiler may otherwise leave such a
+// loop rolled, with its arrays in local memory ("Local Memory Size" in
+// `vkprim bench --pipeline-stats`).
 const uint ITEMS = FIXED_ITEMS;
 #else
 layout(constant_id = 1) const uint ITEMS = 1;
@@ -32,23 +32,30 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uin
 
 // Addressing: `.v[i]` only where i * the element size stays below 2^31 bytes (an index into a
 // tile, from a reference to the tile's start). OpAccessChain takes its index as signed, and a
-// driver may form index * stride in 32 bits: the NVIDIA driver evidently does (H200: a copy of
-// 4.3 GB indexed from its start came out wrong past 4 GiB, docs/conventions.md). An element of a
+// driver may form index * stride in 32 bits: the NVIDIA driver evidently does (a copy of 4.3 GB
+// indexed from its start comes out wrong past 4 GiB, docs/conventions.md). An element of a
 // whole array is reached through ELEM_ADDR, which forms its address in 64 bits.
 #define ELEM_ADDR(addr, i, size) ((addr) + uint64_t(i) * uint64_t(size))
 
 // An element count read from a GPU buffer (Count::on_device; engine/core/device_count.hpp):
-// `addr` is the buffer's address with bit 0 set for a u64 count, clear for a u32.
-uint64_t device_count(uint64_t addr) {
-  return (addr & 1ul) != 0ul ? U64Buf(addr & ~1ul).v[0] : uint64_t(U32Buf(addr).v[0]);
+// `addr` is the buffer's address with bit 0 set for a u64 count, clear for a u32. The count is
+// clamped to `most`, the maximum the call was recorded for (Count's n): a larger count on the
+// GPU covers the first `most` elements and never reaches memory past them.
+uint64_t device_count(uint64_t addr, uint64_t most) {
+  const uint64_t c = (addr & 1ul) != 0ul ? U64Buf(addr & ~1ul).v[0] : uint64_t(U32Buf(addr).v[0]);
+  return min(c, most);
 }
+
+// A call's element count: `n`, its maximum, for a host count (addr 0), else the count on the
+// GPU clamped to n.
+uint64_t call_count(uint64_t addr, uint64_t n) { return addr != 0ul ? device_count(addr, n) : n; }
 
 // The elements of a dispatch of n from element `first` on: n for a host count (addr 0), else
 // its part of the count on the GPU (the count less `first`, at most n; 0 past the count).
 uint dispatch_count(uint64_t addr, uint64_t first, uint n) {
   if (addr == 0ul) return n;
-  const uint64_t c = device_count(addr);
-  return c > first ? uint(min(c - first, uint64_t(n))) : 0u;
+  const uint64_t c = device_count(addr, first + n);
+  return c > first ? uint(c - first) : 0u;
 }
 
 // UNIFORM(x): a value every invocation of the workgroup holds (read from shared memory after a

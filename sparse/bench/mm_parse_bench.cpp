@@ -1,4 +1,4 @@
-// Matrix Market parsing throughput (docs/benchmarks.md). Not a test: run by hand.
+// Matrix Market parsing throughput (docs/tuning.md). Not a test: run by hand.
 //   vkprim_mm_parse_bench FILE [MB]
 // Writes a random real general coordinate file of about MB megabytes (default 512) to FILE
 // if it does not exist, then parses it 3 times with all hardware threads and once with one

@@ -11,6 +11,7 @@
 #include <vkprim/sort.hpp>
 #include <vkprim/sparse/csr_build.hpp>
 
+#include "core/call_checks.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "pass/sort.hpp"
@@ -53,10 +54,9 @@ struct ExpandPush {
 constexpr uint32_t kWg = 256, kItems = 4;
 // The compaction's tile: kCompactWg x kCompactItems entries (FIXED_ITEMS in
 // shaders/CMakeLists.txt), with smaller workgroups where the device's are (down to 128, which
-// every device has). H100 (docs/benchmarks.md, session 8), compaction pass against 256 x 8:
-// 512 x 8 arrow 0.182 -> 0.176 ms, sparse_rows 0.210 -> 0.206, short_k2 0.460 -> 0.436;
-// 128 x 8 0.194 / 0.222 / 0.489; 1024 x 8 0.219 / 0.258 / 0.559. (Session 7, H200: 256 x 16
-// and 256 x 4 were slower than 256 x 8.)
+// every device has). 512 x 8 is the fastest of the shapes around it (128 to 1024 invocations,
+// 4 to 16 items): fewer, larger tiles shorten the compaction's look-back chain, up to where the
+// workgroup's size costs more occupancy than that saves.
 constexpr uint32_t kCompactWg = 512, kCompactItems = 8;
 uint32_t compact_workgroup(const ContextImpl& c) {
   uint32_t wg = kCompactWg;
@@ -125,18 +125,7 @@ struct CsrBuildPlan {
   }
 
   Result<BufferView> resolve(BufferView temp, uint64_t need, const char* call) const {
-    if (temp.address == 0) {
-      if (!owned_temp || owned_temp->size() < need)
-        return make_error(Errc::invalid_argument,
-                          std::string("CsrBuilder: no temporary storage: pass a buffer of ") +
-                              call + " = " + std::to_string(need) + " bytes or call reserve first");
-      temp = owned_temp->view();
-    }
-    if (temp.size < need || temp.address % 16)
-      return make_error(Errc::invalid_argument,
-                        "CsrBuilder: temporary storage must be 16-byte aligned and hold " +
-                            std::to_string(need) + " bytes");
-    return temp;
+    return vkprim::detail::resolve_temp("CsrBuilder", temp, owned_temp, need, call);
   }
 
   Status check_out(const CsrView& out, uint64_t n, BufferView counts) const {

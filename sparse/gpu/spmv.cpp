@@ -14,6 +14,7 @@
 #include <vkprim/scan.hpp>
 #include <vkprim/sparse/spmv.hpp>
 
+#include "core/call_checks.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "spmv_pass.hpp"
@@ -23,6 +24,7 @@ namespace detail {
 
 using vkprim::detail::compute_to_compute_barrier;
 using vkprim::detail::align16;
+using vkprim::detail::overlap;
 using vkprim::detail::ContextImpl;
 using vkprim::detail::grid_groups;
 using vkprim::detail::Pipeline;
@@ -40,9 +42,6 @@ uint64_t bits_of(double v, ValueType t) {
   return bits;
 }
 
-bool overlap(BufferView a, uint64_t a_bytes, BufferView b, uint64_t b_bytes) {
-  return a_bytes && b_bytes && a.address < b.address + b_bytes && b.address < a.address + a_bytes;
-}
 }  // namespace
 
 // Temporary storage of one call, for `tiles` tiles (each array 16-byte aligned).
@@ -247,7 +246,8 @@ struct SpmvPlan {
     VKPRIM_TRY(check_matrix(a, "Spmv::record_row_stats"));
     if (out.size < Spmv::kRowStatsBytes || out.address == 0 || out.address % 4)
       return make_error(Errc::invalid_argument,
-                        "Spmv::record_row_stats: stats must hold 16 bytes, 4-byte aligned");
+                        "Spmv::record_row_stats: stats must hold " + std::to_string(Spmv::kRowStatsBytes) +
+                            " bytes, 4-byte aligned");
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of `out` are done
     VKPRIM_TRY(fill->record(cmd, out.sub(0, Spmv::kRowStatsBytes), 0, 4));
     if (a.rows == 0) return {};
@@ -272,9 +272,7 @@ struct SpmvPlan {
     if (!a.row_ptr_64 && a.nnz >= (uint64_t(1) << 32))
       return bad("nnz >= 2^32 needs a 64-bit row pointer");
     const uint64_t rp = a.row_ptr_64 ? 8 : 4;
-    auto view_ok = [](BufferView v, uint64_t bytes, uint64_t align) {
-      return v.size >= bytes && (bytes == 0 || (v.address != 0 && v.address % align == 0));
-    };
+    const auto view_ok = vkprim::detail::view_fits;
     if (a.rows && !view_ok(a.row_ptr, (a.rows + 1) * rp, rp))
       return bad("row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) + "-bit entries");
     if (!view_ok(a.col_idx, a.nnz * 4, 4)) return bad("col_idx must hold nnz aligned u32");
@@ -544,8 +542,7 @@ struct SpmvPlan {
   }
   // The sums once the lists are visible: the row kernel, which skips the long rows, and the
   // long rows' pass with no barrier between them: they write different elements of y, so the
-  // long rows run alongside the row kernel's last workgroups. (Long rows first measured slower:
-  // H200, session 15.)
+  // long rows run alongside the row kernel's last workgroups.
   Status record_split_sums(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                            double alpha, double beta, uint32_t lanes, const SplitJob& j,
                            uint64_t lists, uint64_t counts) const {
@@ -595,7 +592,7 @@ struct SpmvPlan {
   // the split kernel or a kernel without temporary storage, and the temporary storage holds
   // every split block's lists, the lists are made first, all at once: one fill of all their
   // counts and the list passes side by side, so that each block's product starts at once
-  // (H200, powerlaw f64 over 2 blocks: docs/benchmarks.md, session 29). Otherwise block by
+  // (no list pass and barrier between two blocks' products). Otherwise block by
   // block, each as a single product. The same results either way.
   Status record_blocks(VkCommandBuffer cmd, std::span<const CsrView> blocks, BufferView x,
                        BufferView y, double alpha, double beta,

@@ -80,13 +80,8 @@ inline constexpr uint32_t kSpmvNonzeroTiles = 4u;  // tiles: fixed nonzero tiles
 
 namespace tuning {
 // SpMV tiles (spmv_tiles.comp): 256 invocations x 8 items (merge items, or nonzeros); ITEMS is
-// fixed at build time (FIXED_ITEMS in shaders/CMakeLists.txt). H100, session 12, the tile pass
-// at 8 / 16 nonzeros per invocation (fixed nonzero tiles), median ms: powerlaw f32 0.981 /
-// 0.996, f64 1.219 / 1.346; uniform_k16 f32 0.862 / 0.632, f64 1.188 / 1.235; short_k2 f32
-// 0.865 / 0.892, f64 1.125 / 1.543 (docs/benchmarks.md, session 12). H200, session 13: f32 at 16
-// runs uniform_k16 at 0.567 ms against 0.846 only because its rows of exactly 16 entries align
-// with the invocations (random rows of 15 / 17 entries: 0.97 / 1.09 at 16, 0.96 / 1.08 at 8),
-// and powerlaw, short_k2 and arrow 1-28 % slower; f64 at 16 slower except uniform_k16.
+// fixed at build time (FIXED_ITEMS in shaders/CMakeLists.txt). 16 items are faster only on
+// rows of exactly 16 entries, which align with the invocations; elsewhere 8 are.
 inline constexpr uint32_t kSpmvWorkgroup = 256;
 inline constexpr uint32_t kSpmvItems = 8;
 // Shared memory of one spmv_tiles workgroup: the row sums, the row-end bitmask and the scan's
@@ -104,23 +99,16 @@ inline constexpr uint32_t kSpmvSmallItems = 1;
 inline constexpr uint32_t kSpmvRowsWorkgroup = 256;
 // Row kernel over windows (SpmvAnalysis::skip_empty_rows): 256 invocations look at 4 rows each
 // (WINDOW_RUN in spmv_rows.comp), chosen when at least kSpmvSkipEmptyPercent % of the rows are
-// empty (and the rows are regular). H200 (docs/benchmarks.md, session 14, calls 5-6), n = 4 M,
-// the non-empty rows 16 random columns, row kernel without / with skipping, f32 and f64 ms:
-// 80 % empty 0.117 / 0.126 and 0.193 / 0.228, 90 % 0.077 / 0.073 and 0.134 / 0.134, 97 % 0.063
-// / 0.038 and 0.092 / 0.069.
+// empty (and the rows are regular): from there the lane groups no longer idle on empty rows
+// repay the window's bookkeeping (the list of its non-empty rows); below it they do not.
 inline constexpr uint64_t kSpmvRowsWindow = uint64_t(kSpmvRowsWorkgroup) * 4;
 inline constexpr uint64_t kSpmvSkipEmptyPercent = 90;
 inline constexpr uint64_t kSpmvRowsUnroll = 4;  // UNROLL in spmv_rows.comp
 // Lanes per row: the largest power of two <= ceil(ceil(mean row length) / E), at most the
 // subgroup size, with E = 8 entries per lane (about two loop steps of 4 per mean-length row)
 // on matrices of at least kSpmvRowsManyRows rows, where throughput counts, and E = 4 (one
-// step) on smaller ones, where a row's chain of dependent steps is the latency. Measured on an
-// H200 (docs/benchmarks.md, session 5, f32 / f64 ms), 4-16 M rows: poisson2d (mean 5) L = 1
-// 0.237 / 0.385 against L = 2 0.346 / 0.413; uniform_k16 (16) L = 2 0.651 / 1.044 against
-// L = 4 0.702 / 1.055; band27 (27) L = 4 0.287 / 0.424 against L = 2 0.296 / 0.603; powerlaw's
-// split kernel (15.4) L = 2 0.948 / 1.245 against L = 4 0.980 / 1.283. The 21 small real
-// matrices (under 0.2 M rows) took up to 2x longer with E = 8 (Groebner_id2003_aug 0.0278
-// against 0.0133 ms, the others 0-30 %); the boundary between the two sets is not tuned.
+// step) on smaller ones, where a row's chain of dependent steps is the latency (with E = 8,
+// small matrices take up to twice as long). The boundary between the two sets is not tuned.
 // SpmvOptions::row_lanes overrides it.
 inline constexpr uint64_t kSpmvRowsManyRows = uint64_t(1) << 20;
 // The largest power of two <= ceil(ceil(nnz / rows) / per_lane), at most max_lanes.
@@ -138,26 +126,22 @@ constexpr uint32_t spmv_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lane
 }
 // Wide rows (SpmvAnalysis: at least half the non-empty rows spread over more than a quarter of
 // x, so the gathers hit all of x at random) on matrices of at least kSpmvRowsManyRows rows take
-// more lanes: E = 4 for 4-byte values, E = 2 for 8-byte values. H200 (docs/benchmarks.md,
-// session 14), uniform_k16 (16 random columns per row), f32 L = 1 / 2 / 4: 0.674 / 0.557 /
-// 0.509 ms; f64 L = 2 / 4 / 8: 1.066 / 0.829 / 0.742 (one column block). Banded rows keep the
-// rule above (poisson2d, band27: their gathers hit the cache).
+// more lanes: E = 4 for 4-byte values, E = 2 for 8-byte values, so that more of their
+// independent gathers are in flight. Banded rows keep the rule above (their gathers hit the
+// cache).
 constexpr uint32_t spmv_wide_row_lanes(uint64_t rows, uint64_t nnz, uint32_t value_bytes,
                                        uint32_t max_lanes) {
   return spmv_lanes_for(rows, nnz, value_bytes == 4 ? kSpmvRowsUnroll : kSpmvRowsUnroll / 2,
                         max_lanes);
 }
 // The split kernel's row part: E = 4 at every size (its matrices have long rows, and the rest
-// are gathered like any other rows). H200 (docs/benchmarks.md, session 14), powerlaw, split
-// kernel at L = 2 / 4 / 8: f32 0.577 / 0.560 / 0.562 ms, f64 0.861 / 0.833 / 0.822.
+// are gathered like any other rows); more lanes per row than that gain it nothing.
 constexpr uint32_t spmv_split_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
   return spmv_lanes_for(rows, nnz, kSpmvRowsUnroll, max_lanes);
 }
 // The row kernel skipping empty rows: lanes from the mean of the non-empty rows; wide rows on
 // large matrices as above, otherwise E = 8 on large matrices with 4-byte values and E = 4 for
-// the rest (session 8). H200 (docs/benchmarks.md, session 14), sparse_rows (16
-// random columns in each of 0.84 M of 4.2 M rows), f32: L = 1 0.156 ms, L = 2 0.133, L = 4
-// 0.126.
+// the rest.
 constexpr uint32_t spmv_skip_row_lanes(uint64_t rows, uint64_t nonempty, uint64_t nnz,
                                        uint32_t value_bytes, bool wide, uint32_t max_lanes) {
   if (rows >= kSpmvRowsManyRows && wide)
@@ -176,13 +160,9 @@ constexpr uint32_t spmv_skip_row_lanes(uint64_t rows, uint64_t nonempty, uint64_
 inline constexpr double kSpmvRowsMaxFactor = 8.0;
 inline constexpr double kSpmvRowsMaxSlack = 32.0;
 inline constexpr uint64_t kSpmvRowsMaxSteps = 1024;
-// The automatic choice runs the row kernel on regular rows, f32 and f64. Measured on an H200
-// (2026-11-21, docs/sparse-gpu.md "Measurements"): with lanes from mean / 4 (now mean / 8 on
-// large matrices, faster still: spmv_row_lanes) it beat the stream
-// kernel on every regular matrix of the benchmark suite in f32 (poisson2d 0.346 vs 0.387 ms,
-// band27 0.288 vs 0.406, uniform_k16 0.720 vs 1.088, sparse_rows 0.200 vs 0.223, short_k2 a
-// tie) and in f64 (poisson2d 0.412 vs 0.839, band27 0.425 vs 0.783). The stream kernel stays
-// as a forced choice (SpmvKernel::stream).
+// The automatic choice runs the row kernel on regular rows, f32 and f64: with its lanes per row
+// (spmv_row_lanes) it is faster than the stream kernel on every regular matrix of the benchmark
+// suite (docs/sparse-gpu.md). The stream kernel stays as a forced choice (SpmvKernel::stream).
 // Stream kernel: blocks of 256 rows, chunks of 256 x 8 nonzeros staged in shared memory
 // (SpmvOptions::items_per_invocation overrides the 8; fewer when the chunk would not fit).
 inline constexpr uint32_t kSpmvStreamWorkgroup = 256;
@@ -197,19 +177,18 @@ constexpr uint64_t spmv_stream_shared_bytes(uint32_t items, uint32_t value_bytes
 // summed in turn), "huge" rows are split into `pieces` workgroups each (piece p taking chunks
 // p, p + pieces, ...), with about kSpmvLongTargetGroups workgroups for all of them together
 // and no more pieces than the longest row has chunks. At most kSpmvLongMaxRows rows per list
-// (one grid dimension); a matrix with more goes to the merge path. Measured (H200, powerlaw
-// f32): 32 steps 1.017 ms (4405 long rows), 8 steps 3.23 ms (35 k long rows).
+// (one grid dimension); a matrix with more goes to the merge path. 32 steps rather than fewer:
+// a lower threshold lists many more rows, each a workgroup of its own.
 // Column blocks (SpmvAnalysis::column_blocks, the recommendation for split_columns): on GPUs,
 // ceil(x bytes / kSpmvColumnBlockBytes) blocks (at most kSpmvAutoColumnBlocks) where x is larger
 // than that, the row or split kernel runs, at least half the non-empty rows are wide (their
 // gathers hit all of x), the matrix has at least kSpmvRowsManyRows rows and x is gathered at
-// least kSpmvColumnBlockGathers times per element. H200 (docs/benchmarks.md, session 26), f64 (x
-// 32 MiB), one pass / 2 blocks / 3 / 4, ms: uniform_k16 (16 random columns per row) 0.742 /
-// 0.662 / 0.670 / 0.657, powerlaw 0.807 / 0.683 / 0.763 / 0.840, sparse_rows (3.2 gathers per
-// x element) 0.201-0.218 / 0.183 / 0.228 / 0.282; f32 (x 16 MiB) 2 blocks lose (uniform_k16
-// 0.510 / 0.553, powerlaw 0.517 / 0.620). Not measured below 3 gathers per element (short_k2:
-// 2). Blocks as passes of the row kernel over the whole matrix, each stopping at its block's
-// end within the rows, lost (uniform_k16 f64 0.833 ms: every pass touched every row).
+// least kSpmvColumnBlockGathers times per element. Each block gathers from its part of x only,
+// which the cache holds better; more than 2 blocks, or x of 16 MiB or less, cost more in extra
+// passes over y than they save (x gathered fewer than 3 times per element is left whole: the
+// gain there is untested). Blocks are split
+// copies of the matrix (split_columns), not passes of the row kernel over the whole matrix each
+// stopping at its block's end within the rows: every such pass would touch every row.
 inline constexpr uint64_t kSpmvColumnBlockBytes = uint64_t(16) << 20;
 inline constexpr uint32_t kSpmvAutoColumnBlocks = 2;
 inline constexpr uint64_t kSpmvColumnBlockGathers = 3;
@@ -234,11 +213,9 @@ constexpr uint32_t spmv_long_pieces(uint64_t long_rows, uint64_t max_row_length)
 }
 // Irregular rows on GPUs: with 4-byte values, on matrices of at least kSpmvRowsManyRows rows and
 // no empty row, whose rows hold enough entries on average that the split kernel takes at least
-// kSpmvTilesOverSplitLanes lanes per row, fixed nonzero tiles rather than the split kernel.
-// Measured on an H200 (docs/benchmarks.md, sessions 14-16), powerlaw f32 (L = 4), nonzero tiles
-// / split kernel: 0.517 / 0.561, 0.515 / 0.551, 0.517 / 0.552 ms; but arrow f32 (L = 1: most rows
-// hold one entry) 0.112 / 0.085, and 8-byte values prefer the split kernel (powerlaw f64 0.855 /
-// 0.808).
+// kSpmvTilesOverSplitLanes lanes per row, fixed nonzero tiles rather than the split kernel: the
+// tiles balance the irregular rows' work. With fewer lanes (most rows of one entry) and with
+// 8-byte values the split kernel is the faster.
 inline constexpr uint32_t kSpmvTilesOverSplitLanes = 4;
 // Statistics pass: one invocation per row, 4 rows each, grid-stride.
 inline constexpr uint32_t kSpmvStatsWorkgroup = 256;

@@ -25,6 +25,9 @@ class H5Handle {
     if (id_ >= 0) Close(id_);
   }
   hid_t get() const { return id_; }
+  // Closes now and returns Close's result (negative on failure), for callers that must know
+  // (a file's final flush happens in H5Fclose).
+  herr_t close() { return Close(std::exchange(id_, H5I_INVALID_HID)); }
   bool valid() const { return id_ >= 0; }
 
  private:
@@ -37,6 +40,7 @@ using H5Space = H5Handle<H5Sclose>;
 using H5Type = H5Handle<H5Tclose>;
 using H5Attribute = H5Handle<H5Aclose>;
 using H5Object = H5Handle<H5Oclose>;  // any object opened by address, whatever its type
+using H5PropList = H5Handle<H5Pclose>;
 
 // Turns off HDF5's automatic error-stack printing for this scope, restoring it afterwards.
 class H5Quiet {

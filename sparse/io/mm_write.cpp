@@ -1,17 +1,20 @@
 // Matrix Market writer: coordinate format, 1-based indices, values printed with
-// std::to_chars (shortest round-trip text for doubles and floats, exact integers).
+// std::to_chars (shortest round-trip text for doubles and floats, exact integers). Files are
+// written through an AtomicFile: the target is replaced only by a complete file.
 #include <vkprim/sparse/matrix_market.hpp>
+
+#include "core/atomic_file.hpp"
 
 #include <zlib.h>
 
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <functional>
-#include <memory>
 #include <ostream>
 #include <string>
+
+#include <unistd.h>
 
 namespace vkprim::sparse {
 namespace {
@@ -70,22 +73,32 @@ Status write_matrix_market(const CooMatrix& m, const std::filesystem::path& path
   VKPRIM_TRY(validate(m));
   const std::string name = path.string();
   const bool gz = name.size() >= 3 && name.compare(name.size() - 3, 3, ".gz") == 0;
+  auto file = vkprim::detail::AtomicFile::create(path);
+  if (!file) return file.error();
   if (gz) {
-    gzFile f = gzopen(name.c_str(), "wb6");
-    if (f == nullptr) return make_error(Errc::io_error, name + ": cannot create (" + std::strerror(errno) + ")");
+    // zlib closes the descriptor it is given; the AtomicFile keeps its own to sync and close.
+    const int fd = ::dup(file->descriptor());
+    gzFile f = fd < 0 ? nullptr : gzdopen(fd, "wb6");
+    if (f == nullptr) {
+      const int err = errno;
+      if (fd >= 0) ::close(fd);
+      return vkprim::detail::file_error(name, "cannot start gzip output", err);
+    }
     const bool ok = format(m, options, [&](std::string_view s) {
       return gzwrite(f, s.data(), unsigned(s.size())) == int(s.size());
     });
-    if (gzclose(f) != Z_OK || !ok) return make_error(Errc::io_error, name + ": write failed");
-    return {};
+    const int write_err = errno;
+    const int closed = gzclose(f);
+    if (!ok || closed != Z_OK) return vkprim::detail::file_error(name, "write failed", ok ? errno : write_err);
+    return file->commit();
   }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(name.c_str(), "wb"), &std::fclose);
-  if (!f) return make_error(Errc::io_error, name + ": cannot create (" + std::strerror(errno) + ")");
+  auto f = file->stream();
+  if (!f) return f.error();
   const bool ok = format(m, options, [&](std::string_view s) {
-    return std::fwrite(s.data(), 1, s.size(), f.get()) == s.size();
+    return std::fwrite(s.data(), 1, s.size(), *f) == s.size();
   });
-  if (!ok || std::fclose(f.release()) != 0) return make_error(Errc::io_error, name + ": write failed");
-  return {};
+  if (!ok) return vkprim::detail::file_error(name, "write failed", errno);
+  return file->commit();
 }
 
 }  // namespace vkprim::sparse

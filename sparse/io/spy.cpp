@@ -1,5 +1,8 @@
-// Spy pictures: entry counts binned per pixel, log-shaded, written with libpng.
+// Spy pictures: entry counts binned per pixel, log-shaded, written with libpng through an
+// AtomicFile (the target is replaced only by a complete picture).
 #include <vkprim/sparse/spy.hpp>
+
+#include "core/atomic_file.hpp"
 
 #include <png.h>
 
@@ -8,8 +11,6 @@
 #include <cmath>
 #include <csetjmp>
 #include <cstdio>
-#include <cstring>
-#include <memory>
 #include <string>
 
 namespace vkprim::sparse {
@@ -45,19 +46,27 @@ Status write_png(const SpyImage& image, const std::filesystem::path& path) {
   const std::string name = path.string();
   if (image.width == 0 || image.height == 0 || image.pixels.size() != size_t(image.width) * image.height)
     return make_error(Errc::invalid_argument, name + ": image size does not match its pixels");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(name.c_str(), "wb"), &std::fclose);
-  if (!f) return make_error(Errc::io_error, name + ": cannot create (" + std::strerror(errno) + ")");
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  auto file = vkprim::detail::AtomicFile::create(path);
+  if (!file) return file.error();
+  auto f = file->stream();
+  if (!f) return f.error();
+  // Errors reach the setjmp below without libpng printing them (the Status carries them).
+  const auto on_error = [](png_structp p, png_const_charp) { png_longjmp(p, 1); };
+  const auto on_warning = [](png_structp, png_const_charp) {};
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, on_error, on_warning);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   if (info == nullptr) {
     png_destroy_write_struct(&png, nullptr);
     return make_error(Errc::out_of_host_memory, name + ": libpng initialisation failed");
   }
-  if (setjmp(png_jmpbuf(png))) {  // libpng reports errors by longjmp
+  // libpng reports errors by longjmp back here; nothing below has a destructor to skip, and
+  // `file` (declared above) removes the temporary when this returns.
+  if (setjmp(png_jmpbuf(png))) {
+    const int err = errno;
     png_destroy_write_struct(&png, &info);
-    return make_error(Errc::io_error, name + ": writing the PNG failed");
+    return vkprim::detail::file_error(name, "writing the PNG failed", err);
   }
-  png_init_io(png, f.get());
+  png_init_io(png, *f);
   png_set_IHDR(png, info, image.width, image.height, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
@@ -65,8 +74,7 @@ Status write_png(const SpyImage& image, const std::filesystem::path& path) {
     png_write_row(png, image.pixels.data() + size_t(y) * image.width);
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
-  if (std::fclose(f.release()) != 0) return make_error(Errc::io_error, name + ": write failed");
-  return {};
+  return file->commit();
 }
 
 }  // namespace vkprim::sparse

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace vkprim;
@@ -40,6 +42,53 @@ TEST_CASE("subgroup paths only where every subgroup size lies in [4, 128]", "[co
   }
 }
 
+TEST_CASE("subgroup paths off where a driver defect is known", "[context]") {
+  DeviceCaps c;
+  c.subgroup_ops = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+  struct R { VkDriverId driver; uint32_t size; bool usable; };
+  for (R r : {R{VK_DRIVER_ID_MESA_LLVMPIPE, 4, true}, R{VK_DRIVER_ID_MESA_LLVMPIPE, 16, true},
+              R{VK_DRIVER_ID_MESA_LLVMPIPE, 32, false}, R{VK_DRIVER_ID_MESA_LLVMPIPE, 64, false},
+              R{VK_DRIVER_ID_NVIDIA_PROPRIETARY, 32, true}, R{VK_DRIVER_ID_MESA_RADV, 64, true}}) {
+    INFO("driver " << int(r.driver) << " size " << r.size);
+    c.driver_id = r.driver;
+    c.subgroup_size = c.min_subgroup_size = c.max_subgroup_size = r.size;
+    CHECK((c.subgroup_defect() == nullptr) == r.usable);
+    CHECK(c.usable_subgroup_ops() == (r.usable ? c.subgroup_ops : 0u));
+  }
+}
+
+TEST_CASE("vkprim knows whether this device's subgroups are as reported", "[context]") {
+  // tests/lavapipe/subgroup_width.c, a driver check without vkprim, runs one workgroup on this
+  // device with full subgroups required: it finds the subgroups as reported exactly when
+  // DeviceCaps::subgroup_defect() names no defect (at every subgroup size the tests run).
+  const auto& c = test::gpu().caps();
+  if (!(c.subgroup_ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT)) {
+    WARN("the device has no subgroup arithmetic; skipped");
+    return;
+  }
+  // The build's copy, or one named by the environment (a test binary run on another machine).
+  const char* probe = std::getenv("VKPRIM_SUBGROUP_WIDTH_PROBE");
+  const char* spv = std::getenv("VKPRIM_SUBGROUP_WIDTH_SPV");
+  if (!probe) probe = VKPRIM_SUBGROUP_WIDTH_PROBE;
+  if (!spv) spv = VKPRIM_SUBGROUP_WIDTH_SPV;
+  if (!std::filesystem::exists(probe) || !std::filesystem::exists(spv)) {
+    WARN("no driver check at " << probe << "; skipped");
+    return;
+  }
+  const std::string cmd = std::string("'") + probe + "' '" + spv + "' '" + c.device_name + "' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int status = pclose(p);
+  INFO(out);
+  REQUIRE(WIFEXITED(status));
+  const int rc = WEXITSTATUS(status);
+  REQUIRE((rc == 0 || rc == 1));
+  CHECK((rc == 1) == (c.subgroup_defect() != nullptr));
+}
+
 TEST_CASE("list_devices reports at least the device the tests run on", "[context]") {
   auto list = list_devices().value();
   REQUIRE(!list.empty());
@@ -60,6 +109,12 @@ TEST_CASE("a device selector that matches nothing is a clear error", "[context]"
   auto by_index = Context::create(ci);
   REQUIRE_FALSE(by_index.ok());
   CHECK(by_index.error().code == Errc::invalid_argument);
+  // An index past 64 bits is an error like any other index past the last device, not a throw.
+  ci.device_selector = "99999999999999999999";
+  auto huge = Context::create(ci);
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.error().code == Errc::invalid_argument);
+  CHECK_THAT(huge.error().message, Catch::Contains("99999999999999999999"));
 }
 
 TEST_CASE("adopting without the feature chain is refused", "[context]") {

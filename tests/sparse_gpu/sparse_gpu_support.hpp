@@ -1,5 +1,5 @@
-// Shared by the GPU sparse tests: generated matrix shapes (NOTES §6), the Eigen reference for
-// y = alpha * A * x + beta * y, and a comparison with a per-row tolerance.
+// Shared by the GPU sparse tests: generated matrix shapes (generated_shapes()), the Eigen
+// reference for y = alpha * A * x + beta * y, and a comparison with a per-row tolerance.
 #pragma once
 
 #include <catch2/catch.hpp>

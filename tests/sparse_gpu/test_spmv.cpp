@@ -1,4 +1,4 @@
-// DeviceCsr and SpMV against Eigen: generated shapes of NOTES §6 (empty, 1x1, empty rows, dense
+// DeviceCsr and SpMV against Eigen: generated shapes (empty, 1x1, empty rows, dense
 // row, arrow, rectangular, power-law, duplicates, short rows), small tiles so rows cross many
 // tile boundaries, the forced 64-bit row pointer, alpha/beta conventions, run-to-run
 // determinism, every shared matrix, and the errors. Outputs are poisoned (NaN) first. The

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs vkprim's benchmarks and the CUDA references in one call on the GPU machine, so every
-# ratio in docs/benchmarks.md compares figures taken on one device in one run.
+# Runs vkprim's benchmarks and the CUDA references in one call on the GPU machine, so that every
+# ratio between them compares figures taken on one device in one run.
 #   Here:  cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build build-release
 #          mkdir -p .device/bin .device/lib .device/real && cp -r ../shared/device/. .device/
 #          cp build-release/vkprim .device/bin/
@@ -72,8 +72,8 @@ case "${1:-primitives}" in
     python3 .device/spmv_anchors.py /tmp/spmv > "$out/spmv_anchors.txt" 2>&1
     # Every kernel on each CSR built once from the shuffled triplets: merge path, nonzero tiles,
     # row kernel, stream kernel, split kernel (row kernel + long rows over workgroups), the
-    # automatic choice. The driver's statistics of every pipeline (registers a thread: session
-    # 28 found the CSR compaction's grown from 40 to 58 only after its time had).
+    # automatic choice. The driver's statistics of every pipeline (registers a thread: a change
+    # in a pass's registers explains a change in its time).
     $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f32 --kernel merge,nnz,rows,stream,split,auto \
       --runs 20 --pipeline-stats --json "$out/vkprim_spmv_f32.json"
     $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --kernel merge,nnz,rows,stream,split,auto \

@@ -12,9 +12,9 @@
 // how a key finds its peers: MATCH 0 eight ballots as vkprim, 1 __match_any_sync on the digit
 // pair plus one ballot, 2 ballots on predicates taken straight from the digit with the rank
 // record passed through an identity shuffle (fewer instructions and registers under nvcc).
-// Variant numbers (the second argument) are those of docs/bench-records/2026-11-27-s36-*. Keys
-// are read by plain loads (LDG.E; `const __restrict__` made them LDG.E.CONSTANT, slower here as
-// `readonly` was in Vulkan). nvcc's code is not the Vulkan driver's: more instructions a key.
+// The second argument picks one variant by its number (main() lists them). Keys are read by
+// plain loads (LDG.E; `const __restrict__` makes them LDG.E.CONSTANT, slower here, as `readonly`
+// is in Vulkan). nvcc's code is not the Vulkan driver's: more instructions a key.
 // CUB's one-pass sort of the same bits (histogram + one onesweep pass) and its full 32-bit sort
 // are timed in the same run.
 #include <cub/cub.cuh>

@@ -1,5 +1,7 @@
 #include "bench_harness.hpp"
 
+#include "commands.hpp"
+
 #include <vkprim/barrier.hpp>
 #include <vkprim/timing.hpp>
 
@@ -7,10 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cctype>
 #include <cmath>
 #include <set>
-#include <stdexcept>
 
 namespace vkprim::cli {
 
@@ -26,26 +26,52 @@ SortAlgorithm sort_algorithm_named(const std::string& name) {
                                       : SortAlgorithm::automatic;
 }
 
-uint64_t parse_count(const std::string& text, uint32_t element_bytes) {
-  std::string s;
-  for (char c : text)
-    if (!std::isspace(static_cast<unsigned char>(c))) s += c;
-  if (auto caret = s.find('^'); caret != std::string::npos) {
-    uint64_t base = std::stoull(s.substr(0, caret)), exp = std::stoull(s.substr(caret + 1));
-    if (base != 2 || exp > 62) throw std::invalid_argument("size: only 2^k with k <= 62: " + text);
-    return uint64_t(1) << exp;
+Result<uint64_t> parse_count(const std::string& text, uint32_t element_bytes) {
+  const auto bad = [&](const std::string& why) {
+    return make_error(Errc::invalid_argument,
+                      fmt::format("'{}': {} (expected a count such as 268435456, 2^k with k <= 62, or a "
+                                  "size such as 64MiB; units B, KiB/K, MiB/M, GiB/G)",
+                                  text, why));
+  };
+  uint64_t count = 0;
+  if (const size_t caret = text.find('^'); caret != std::string::npos) {
+    const auto base = parse_decimal(std::string_view(text).substr(0, caret));
+    const auto exp = parse_decimal(std::string_view(text).substr(caret + 1));
+    if (!base || !exp) return bad("not a power 2^k");
+    if (*base != 2 || *exp > 62) return bad("only powers of two up to 2^62");
+    count = uint64_t(1) << *exp;
+  } else {
+    const size_t digits = text.find_first_not_of("0123456789");
+    const auto value = parse_decimal(std::string_view(text).substr(0, digits));
+    if (!value) return bad(text.empty() || digits == 0 ? "not a number" : "beyond 64 bits");
+    count = *value;
+    if (digits != std::string::npos) {
+      const std::string unit = text.substr(digits);
+      uint64_t scale = 0;
+      if (unit == "B") scale = 1;
+      else if (unit == "KiB" || unit == "K") scale = uint64_t(1) << 10;
+      else if (unit == "MiB" || unit == "M") scale = uint64_t(1) << 20;
+      else if (unit == "GiB" || unit == "G") scale = uint64_t(1) << 30;
+      else return bad("unknown unit '" + unit + "'");
+      if (*value > UINT64_MAX / scale) return bad("beyond 64 bits of bytes");
+      count = *value * scale / element_bytes;
+    }
   }
-  size_t pos = 0;
-  const uint64_t value = std::stoull(s, &pos);
-  const std::string unit = s.substr(pos);
-  if (unit.empty()) return value;
-  uint64_t scale = 0;
-  if (unit == "B") scale = 1;
-  else if (unit == "KiB" || unit == "K") scale = uint64_t(1) << 10;
-  else if (unit == "MiB" || unit == "M") scale = uint64_t(1) << 20;
-  else if (unit == "GiB" || unit == "G") scale = uint64_t(1) << 30;
-  else throw std::invalid_argument("size: unknown unit '" + unit + "' in " + text);
-  return value * scale / element_bytes;
+  if (count == 0) return bad("not even one element");
+  const uint64_t memory = host_memory_bytes();
+  if (count > UINT64_MAX / element_bytes || (memory && count * element_bytes > memory))
+    return bad(fmt::format("{} elements of {} bytes do not fit this machine's {} of memory", count,
+                           element_bytes, format_bytes(double(memory))));
+  return count;
+}
+
+CLI::Validator count_check(uint32_t element_bytes) {
+  return CLI::Validator(
+      [element_bytes](std::string& text) -> std::string {
+        auto n = parse_count(text, element_bytes);
+        return n ? std::string() : n.error().message;
+      },
+      "COUNT");
 }
 
 namespace {
@@ -72,9 +98,8 @@ Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
   const auto& ctx = rt.context();
   // Warm up for at least `warmup` runs and one second, in submissions that grow until each
   // keeps the GPU busy for 50 ms: after the host-side work between operations (uploads,
-  // verification) the GPU's clocks have dropped. Session 5 (H100, H200) found latency-bound
-  // passes up to 4x slow when timed straight away and took 300 ms; session 15 (H200) still saw
-  // whole stretches of runs 2.7-2.9x slow that ended 330-350 ms after the warm-up began.
+  // verification) the GPU's clocks have dropped, and latency-bound passes timed straight away
+  // run several times slower until they recover, which takes a few hundred milliseconds.
   const auto start = std::chrono::steady_clock::now();
   uint32_t done = 0, batch = std::max(warmup, 1u);
   while (done < warmup || std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) {

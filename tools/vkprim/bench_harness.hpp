@@ -1,6 +1,6 @@
 // What every `vkprim bench` operation shares: sizes from the command line, the timing loop
-// (N timestamp-timed runs in one command buffer, median and min), and the record format of
-// NOTES §5 (table on stdout, JSON lines with --json).
+// (N timestamp-timed runs in one command buffer, median and min), and the record format (a
+// table on stdout, JSON lines with --json).
 #pragma once
 
 #include <vkprim/runtime.hpp>
@@ -16,8 +16,13 @@
 
 namespace vkprim::cli {
 
-// "268435456", "2^28", "1GiB", "64MiB", "4KiB" -> count of `element_bytes` elements.
-uint64_t parse_count(const std::string& text, uint32_t element_bytes);
+// "268435456", "2^28", "1GiB", "64MiB", "4KiB" -> count of `element_bytes` elements (units B,
+// KiB or K, MiB or M, GiB or G). Errc::invalid_argument, naming the text and what is accepted,
+// for anything else, for a count of 0, and for a size beyond 64 bits or beyond this machine's
+// memory (host_memory_bytes): the bench holds its data on the host too.
+Result<uint64_t> parse_count(const std::string& text, uint32_t element_bytes);
+// A CLI11 check for -n: parse_count's error as a usage error.
+CLI::Validator count_check(uint32_t element_bytes);
 
 // `--sort-algorithm auto|onesweep|reduce-then-scan` on `cmd` into `name` (bench's sorts, spmv's
 // CSR build), and the SortAlgorithm a checked name stands for.

@@ -3,6 +3,8 @@
 #include "bench_harness.hpp"
 #include "commands.hpp"
 
+#include "core/atomic_file.hpp"
+
 #include <vkprim/elementwise.hpp>
 #include <vkprim/histogram.hpp>
 #include <vkprim/scan.hpp>
@@ -14,9 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <fstream>
 #include <algorithm>
-#include <iostream>
 #include <numeric>
 
 namespace vkprim::cli {
@@ -347,12 +347,14 @@ Result<BenchRecord> bench_histogram(Runtime& rt, uint64_t n, const Options& o, d
 }
 
 int run(const Options& o) {
+  if (auto problem = device_selector_problem(); !problem.empty())
+    return report(make_error(Errc::invalid_argument, problem), kExitUsage);
   CreateInfo ci;
   ci.pipeline_statistics = o.pipeline_stats;
   auto rt = Runtime::create(ci).value();
   std::vector<BenchRecord> records;
   for (const auto& size : o.sizes) {
-    const uint64_t n = parse_count(size, 4);
+    const uint64_t n = parse_count(size, 4).value();  // checked by count_check
     // The copy shader runs first at every size: every other figure is a fraction of it.
     auto copy = bench_copy(rt, n, o).value();
     records.push_back(copy);
@@ -389,14 +391,9 @@ int run(const Options& o) {
     for (const auto& r : records) lines += to_json(rt, r).dump() + "\n";
     for (const auto& ps : stats) lines += to_json(ps).dump() + "\n";
     if (o.json == "-") {
-      std::fputs(lines.c_str(), stdout);
-    } else {
-      std::ofstream f(o.json);
-      f << lines;
-      if (!f) {
-        fmt::print(stderr, "vkprim bench: cannot write {}\n", o.json);
-        return kExitFailure;
-      }
+      std::fputs(lines.c_str(), stdout);  // a failed write is reported by main
+    } else if (auto written = vkprim::detail::write_file_atomically(o.json, lines); !written) {
+      return report(written.error());
     }
   }
   return kExitOk;
@@ -415,10 +412,12 @@ void register_bench(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"copy", "fill", "scan", "scan-f32", "scan-u64", "scan-deterministic",
                              "segmented-scan", "reduce", "reduce-f32", "sort", "sort-pairs",
                              "sort-u64", "sort-u64-pairs", "select", "partition", "histogram"}));
-  cmd->add_option("-n,--n", o.sizes, "Element counts or byte sizes: 2^28, 268435456, 1GiB (repeatable)");
-  cmd->add_option("--runs", o.runs, "Timed runs (median and min reported)")->check(CLI::Range(1, 100000));
-  cmd->add_option("--warmup", o.warmup, "Untimed runs first");
-  cmd->add_option("--json", o.json, "Write JSON lines to FILE, or - for stdout");
+  cmd->add_option("-n,--n", o.sizes, "Element counts or byte sizes: 2^28, 268435456, 1GiB (repeatable)")
+      ->check(count_check(4));
+  cmd->add_option("--runs", o.runs, "Timed runs (median and min reported)")->check(decimal_in(1, 100000));
+  cmd->add_option("--warmup", o.warmup, "Untimed runs first")->check(decimal_in(0, 100000));
+  cmd->add_option("--json", o.json,
+                  "Write JSON lines to FILE (replaced only once complete), or - for stdout");
   cmd->add_flag("--no-verify", o.no_verify, "Skip checking the results against the CPU");
   cmd->add_option("--strategy", o.strategy, "Scan strategy: auto, single-pass, reduce-then-scan")
       ->check(CLI::IsMember({"auto", "single-pass", "reduce-then-scan"}));
@@ -427,7 +426,8 @@ void register_bench(CLI::App& app, Action& action) {
                 "Scans and reductions on the subgroup layer even where tuning prefers shared memory")
       ->excludes(no_sg);
   cmd->add_option("--range-groups", o.range_groups,
-                  "Scans and reductions: ranges of tiles for reduce-then-scan (0: tuned default)");
+                  "Scans and reductions: ranges of tiles for reduce-then-scan (0: tuned default)")
+      ->check(decimal_in(0, UINT32_MAX));
   add_sort_algorithm_option(cmd, o.sort_algorithm, "Radix sort");
   cmd->add_flag("--sort-wide", o.sort_wide,
                 "Radix sort: the 64-bit offset passes of sorts of 2^32 keys and more, at any size "

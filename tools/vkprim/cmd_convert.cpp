@@ -1,5 +1,6 @@
 // `vkprim convert IN OUT`: Matrix Market <-> Binsparse (and .mtx.gz, stdin/stdout), with
-// symmetry expansion, duplicate summation, value and index types.
+// symmetry expansion, duplicate summation, value and index types. OUT is replaced only by a
+// complete file (the writers' AtomicFile); OUT naming IN is refused as bad usage.
 #include "sparse_cli.hpp"
 
 #include <vkprim/sparse/matrix_file.hpp>
@@ -27,6 +28,8 @@ void register_convert(CLI::App& app, Action& action) {
       using namespace sparse;
       if (auto f = format_of(in); !f) return report(f.error(), kExitUsage);
       if (auto f = format_of(out); !f) return report(f.error(), kExitUsage);
+      if (auto same = same_file_problem(in, out); !same.empty())
+        return report(make_error(Errc::invalid_argument, same), kExitUsage);
       auto m = read_matrix_file(in, matrix_read_options(in, symmetry == "expand", sum));
       if (!m) return report(m.error());
       MatrixFileWriteOptions o;

@@ -26,6 +26,7 @@ nlohmann::json to_json(const DeviceListing& d) {
           {"subgroup_size", c.subgroup_size},
           {"subgroup_size_range", {c.min_subgroup_size, c.max_subgroup_size}},
           {"subgroup_ops", c.subgroup_ops_string()},
+          {"subgroup_defect", c.subgroup_defect() ? c.subgroup_defect() : ""},
           {"subgroup_size_control", c.subgroup_size_control},
           {"max_storage_buffer_range", c.max_storage_buffer_range},
           {"max_buffer_size", c.max_buffer_size},
@@ -59,6 +60,8 @@ void register_devices(CLI::App& app, Action& action) {
         fmt::print("    subgroup size {} (range {}-{}{}), ops: {}\n", c.subgroup_size,
                    c.min_subgroup_size, c.max_subgroup_size,
                    c.subgroup_size_control ? ", size control" : "", c.subgroup_ops_string());
+        if (const char* defect = c.subgroup_defect())
+          fmt::print("    subgroup paths off: {}\n", defect);
         fmt::print("    maxStorageBufferRange {} MiB, max buffer {} MiB, shared memory {} KiB\n",
                    c.max_storage_buffer_range >> 20, c.max_buffer_size >> 20,
                    c.max_shared_memory >> 10);

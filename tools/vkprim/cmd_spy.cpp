@@ -13,11 +13,13 @@ void register_spy(CLI::App& app, Action& action) {
   static uint32_t size = 1024;
   cmd->add_option("FILE", file, "Matrix file (.mtx, .mtx.gz, .bsp.h5, - for stdin)")->required();
   cmd->add_option("OUT", png, "Output PNG")->required();
-  cmd->add_option("--size", size, "Longest side in pixels")->check(CLI::Range(1u, 1024u))->capture_default_str();
+  cmd->add_option("--size", size, "Longest side in pixels")->check(decimal_in(1, 1024))->capture_default_str();
   cmd->callback([&action] {
     action = [] {
       using namespace sparse;
       if (auto f = format_of(file); !f) return report(f.error(), kExitUsage);
+      if (auto same = same_file_problem(file, png); !same.empty())
+        return report(make_error(Errc::invalid_argument, same), kExitUsage);
       auto m = read_matrix_file(file, matrix_read_options(file, true, false));
       if (!m) return report(m.error());
       if (auto s = write_png(spy_image(*m, size), png); !s) return report(s.error());

@@ -1,5 +1,6 @@
-// Small generated matrices for `vkprim spmv --generate KIND:N` (no file needed): the shapes of
-// NOTES §6 in COO form, entries in a scrambled order (so a GPU CSR build has sorting to do).
+// Small generated matrices for `vkprim spmv --generate KIND:N` (no file needed): the row-length
+// shapes SpMV must handle, in COO form, entries in a scrambled order (so a GPU CSR build has
+// sorting to do).
 //   poisson2d:N   5-point Laplacian on an N x N grid (N^2 rows, ~5 entries per row)
 //   band:N:K      N rows, K consecutive entries centred on the diagonal
 //   powerlaw:N    row r has ~ N^0.6 / (r + 1)^0.8 + 1 entries at hashed columns
@@ -13,6 +14,10 @@
 #include <vector>
 #include <vkprim/error.hpp>
 #include <vkprim/sparse/coo.hpp>
+
+#include <fmt/core.h>
+
+#include "commands.hpp"
 
 namespace vkprim::cli {
 
@@ -40,22 +45,32 @@ inline Result<sparse::CooMatrix> generate_matrix(const std::string& spec) {
   }
   std::vector<int64_t> nums;
   for (size_t i = 1; i < parts.size(); ++i) {
-    try {
-      size_t used = 0;
-      const long long v = std::stoll(parts[i], &used);
-      if (used != parts[i].size() || v <= 0) return bad();
-      nums.push_back(v);
-    } catch (const std::exception&) {
-      return bad();
-    }
+    const auto v = parse_decimal(parts[i]);
+    if (!v || *v == 0 || *v > uint64_t(INT64_MAX)) return bad();
+    nums.push_back(int64_t(*v));
   }
+  const std::string& kind = parts[0];
+  // Entries each shape stores at most (sizes are capped below), checked against the host's
+  // memory before anything is allocated: an entry takes 56 bytes here (24 in the COO matrix, 24
+  // in its scrambled copy, 8 in the permutation).
+  double entries = 0;
+  if (nums.size() == 1 && nums[0] <= (int64_t(1) << 32)) {
+    const double n = double(nums[0]);
+    entries = kind == "poisson2d" ? 5 * n * n : kind == "arrow" ? 3 * n : n + 5 * std::pow(n, 0.8);
+  } else if (nums.size() == 2 && nums[0] <= (int64_t(1) << 32)) {
+    entries = double(nums[0]) * double(std::min(nums[0], nums[1]));
+  }
+  if (const uint64_t memory = host_memory_bytes(); memory && entries * 56 > double(memory))
+    return make_error(Errc::invalid_argument,
+                      fmt::format("--generate '{}': about {:.3g} entries need {}, more than this "
+                                  "machine's {} of memory",
+                                  spec, entries, format_bytes(entries * 56), format_bytes(double(memory))));
   sparse::CooMatrix m;
   auto add = [&m](int64_t r, int64_t c, double v) {
     m.row_indices.push_back(r);
     m.col_indices.push_back(c);
     m.real_values.push_back(v);
   };
-  const std::string& kind = parts[0];
   if (kind == "poisson2d" && nums.size() == 1 && nums[0] <= 46340) {
     const int64_t n = nums[0];
     m.rows = m.cols = n * n;

@@ -1,5 +1,5 @@
-// Helpers shared by the matrix-file subcommands (convert, info, spy): read options with a
-// progress line on a terminal, and error reporting with the documented exit codes.
+// Helpers shared by the matrix-file subcommands (convert, info, spy, spmv): read options with a
+// progress line on a terminal, and the refusal of an output that is the input.
 #pragma once
 
 #include "commands.hpp"
@@ -36,11 +36,15 @@ inline sparse::MatrixMarketReadOptions matrix_read_options(const std::string& pa
   return o;
 }
 
-// Prints "vkprim: <message>" and returns the exit code for it: kExitUsage for a file name
-// of unknown type (invalid_argument from format_of), kExitFailure for everything else.
-inline int report(const Error& e, int code = kExitFailure) {
-  fmt::print(stderr, "vkprim: {}\n", e.message);
-  return code;
+// The refusal of an output that is the input: the same path, or the same file (device and
+// inode) through a symbolic or hard link. Writing it would replace the matrix being read, and
+// through a hard link would leave the other name holding the old matrix. Returns the message,
+// empty when they differ (or either is "-", or the output does not exist yet).
+inline std::string same_file_problem(const std::string& in, const std::string& out) {
+  if (in == "-" || out == "-") return {};
+  std::error_code ec;
+  if (!std::filesystem::equivalent(in, out, ec) || ec) return {};
+  return fmt::format("{} and {} are the same file; write the output under another name", in, out);
 }
 
 }  // namespace vkprim::cli

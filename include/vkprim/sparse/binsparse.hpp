@@ -63,7 +63,8 @@ struct BinsparseWriteOptions {
 // Writes `m` (validate(m).ok() required). COO keeps m's entry order; CSR/CSC sort it
 // (duplicates kept). Integer values are int64, pattern matrices are `iso[bint8]` = 1, and a
 // non-general matrix gets `structure` *_lower or *_upper, whichever triangle holds its
-// entries (invalid_argument if it stores both: expand it first). Overwrites `path`.
+// entries (invalid_argument if it stores both: expand it first). Replaces `path` only once
+// complete, as write_matrix_market.
 Status write_binsparse(const CooMatrix& m, const std::filesystem::path& path,
                        const BinsparseWriteOptions& options = {});
 

@@ -1,4 +1,4 @@
-// CSR construction on the GPU from COO triplets, and CSR -> CSC (transpose), NOTES §6:
+// CSR construction on the GPU from COO triplets, and CSR -> CSC (transpose):
 //   1. keys row << col_bits | col (u32 when the shape's bits fit, else u64);
 //   2. stable LSD radix sort (vkprim::RadixSort) on only the row + column bits the shape needs,
 //      the values riding along as the payload (duplicates stay in input order);
@@ -17,7 +17,8 @@
 // most 2^31 entries; 2^32 triplets or more need a 64-bit row pointer); rows < 2^32 - 1 (rows + 1
 // row pointers), cols < 2^32.
 // Temporary storage and synchronization as for spmv.hpp (temp_bytes/reserve; the caller owes
-// the barriers before and after). State overwritten: compute pipeline, push constants.
+// the barriers before and after: the triplets or `a` are the inputs, `out`'s arrays and
+// `counts` the outputs). State overwritten: compute pipeline, push constants.
 #pragma once
 
 #include <memory>
@@ -49,14 +50,16 @@ struct CsrBuildPlan;
 
 class CsrBuilder {
  public:
-  // Pipelines for `values` (f32 or f64); Errc::unsupported for f64 without shaderFloat64 and
-  // when the device cannot run the radix sort.
+  // Pipelines for `values` (f32 or f64, else invalid_argument); Errc::unsupported for f64
+  // without shaderFloat64 and when the device cannot run the radix sort.
   static Result<CsrBuilder> create(const Context& ctx, ValueType values,
                                    const CsrBuildOptions& options = {});
 
+  // Temporary storage of a build of n triplets into a rows x cols matrix; reserve() allocates it
+  // as owned storage (outside recording; grows only; out_of_device_memory on failure).
   uint64_t temp_bytes(uint64_t n, uint64_t rows, uint64_t cols) const;
   Status reserve(uint64_t n, uint64_t rows, uint64_t cols);
-  // For record_transpose of an m.rows x m.cols matrix of m.nnz entries.
+  // The same for record_transpose of `a` (a.rows x a.cols, a.nnz entries).
   uint64_t transpose_temp_bytes(const CsrView& a) const;
   Status reserve_transpose(const CsrView& a);
 
@@ -66,14 +69,18 @@ class CsrBuilder {
   // ignored). `counts` is 3 u32 written by the build: [0] the entry count after summing
   // duplicates (its low 32 bits), [1] status: bit 0 set when some triplet lay outside rows x cols
   // (it was counted as an entry at (0, 0)), [2] the entry count's high 32 bits. Inputs are not
-  // modified. invalid_argument for views too small, counts of fewer than 3 words, or 2^32
-  // triplets and more with a 32-bit row pointer.
+  // modified; writes out's three arrays, counts and temp. invalid_argument for views too small
+  // or misaligned, an output of another value type than the builder's, rows or cols of 2^32 or
+  // more, counts of fewer than 3 words, 2^32 triplets and more with a 32-bit row pointer, or no
+  // temporary storage; limit_exceeded for 2^32 - 1 rows. Nothing is recorded on an error.
   Status record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
                 BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
                 BufferView temp = {}) const;
 
   // CSC of `a`, i.e. the CSR of its transpose, into `out` (out.rows = a.cols, out.cols = a.rows,
   // room for a.nnz entries); counts as above. Entries of a row keep their relative order.
+  // invalid_argument also for `a` or `out` of another value type or shape, or input views too
+  // small; otherwise the errors of record().
   Status record_transpose(VkCommandBuffer cmd, const CsrView& a, const CsrView& out,
                           BufferView counts, BufferView temp = {}) const;
 

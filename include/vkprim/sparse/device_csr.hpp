@@ -1,6 +1,6 @@
 // Sparse matrices in device memory: compressed sparse rows (CSR) with a 32-bit row pointer, or
 // a 64-bit one when nnz >= 2^32 (or when asked for), u32 column indices and f32 or f64 values.
-// Semantics as on the host (coo.hpp, NOTES §6): row r's entries are
+// Semantics as on the host (coo.hpp): row r's entries are
 // [row_ptr[r], row_ptr[r + 1]) of col_idx and values; the GPU CSR build keeps columns sorted
 // within each row, an upload keeps the host's order.
 //

@@ -62,7 +62,9 @@ struct MatrixMarketWriteOptions {
 Status write_matrix_market(const CooMatrix& m, std::ostream& out,
                            const MatrixMarketWriteOptions& options = {});
 
-// As above, into a file; a path ending in ".gz" is written gzip-compressed.
+// As above, into a file; a path ending in ".gz" is written gzip-compressed. The file is
+// replaced only once complete (docs/matrix-files.md, "Writing files"): on any failure the
+// previous file is untouched and Errc::io_error names the file and the system's reason.
 Status write_matrix_market(const CooMatrix& m, const std::filesystem::path& path,
                            const MatrixMarketWriteOptions& options = {});
 

@@ -10,7 +10,7 @@
 //   tile per workgroup; inside a tile, each invocation sums 8 consecutive nonzeros and a
 //   workgroup segmented scan (Blelloch's segmented-sum operator) joins them; rows crossing
 //   tiles are finished by a segmented scan over the tiles' partial sums and a fix-up pass —
-//   no float atomics. Robust on every shape of NOTES §6: very long
+//   no float atomics. Robust on every row-length distribution: very long
 //   rows (split across tiles), many empty rows (each costs one merge item), very short rows,
 //   power-law. Passes: partition, tiles and, when there is more than one tile, a deterministic
 //   segmented scan over tiles and the fix-up (6 dispatches; 3 when record() has an analysis
@@ -33,7 +33,7 @@
 //   pointer lists first (integer atomics). Rows of up to 16384 entries get one workgroup
 //   each, longer ("huge") rows several workgroups each whose partial sums a last pass adds in
 //   a fixed order (spmv_long.comp) — no float atomics; the long rows run alongside the row
-//   kernel (no barrier between them). 5 to 7 dispatches (with two tiny fills), temporary
+//   kernel (no barrier between them). 4 to 6 dispatches (with one tiny fill), temporary
 //   storage for the lists and partials; with no long rows (by the analysis) it is the row
 //   kernel alone. More than 65535 long or huge rows: the merge path instead.
 // * nonzero tiles (SpmvKernel::nnz): the merge path's tile pass and fix-up over fixed tiles of
@@ -54,21 +54,23 @@
 // matrix by analyze() (a small GPU pass over the row pointer, read back). Regular rows — max row
 // length <= 8 * mean + 32 (mean = nnz / rows over all rows, empty ones included) and the longest
 // row takes a row-kernel lane group at most 1024 loop steps of 4 * L entries — go to the row kernel
-// (f32 and f64: it measured faster than the stream kernel on every regular matrix of the suite on
-// an H200, docs/sparse-gpu.md); the split kernel takes the rest (power-law and arrow matrices, a
+// (f32 and f64: on regular rows it is faster than the stream kernel, docs/sparse-gpu.md); the
+// split kernel takes the rest (power-law and arrow matrices, a
 // dense row among short ones, a few very long rows), or, when they have more than 65535 long rows,
 // the nonzero tiles (no empty row) or the merge path; on GPUs, 4-byte values on 2^20 rows or more
-// with no empty row and a mean row length above 12 take the nonzero tiles (measured faster than
-// the split kernel on power-law rows in f32, not in f64). The bound's constants are not tuned on a
+// with no empty row and a mean row length above 12 take the nonzero tiles (on such rows they are
+// faster than the split kernel in f32, not in f64). The bound's constants are not tuned on a
 // GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row kernel
 // a row-pointer read and a y write, as it costs the merge path a merge item; where at least 90 % of
 // the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup
 // lists the non-empty rows of its window first, so no lane group waits on an empty row; the same
 // sums, bit for bit); on GPUs, rows whose columns spread over all of x get more lanes per row.
-// Column blocks: where rows gather at random over an x too large to stay in the GPU's cache
-// beside the streamed matrix (f64 x of 32 MiB on an H200), SpmvAnalysis::column_blocks
-// recommends splitting A by columns (split_columns in csr_build.hpp, once per matrix) and
-// recording the product over the blocks (the record() taking blocks below); docs/sparse-gpu.md.
+// Column blocks: on GPUs, where the row or split kernel's rows gather at random over an x too
+// large to stay in the GPU's cache beside the streamed matrix (x over 16 MiB, 2^20 rows or more,
+// at least half the non-empty rows spread over more than a quarter of x, at least 3 entries per
+// element of x), SpmvAnalysis::column_blocks recommends splitting A by columns into 2 blocks
+// (split_columns in csr_build.hpp, once per matrix) and recording the product over the blocks
+// (the record() taking blocks below); docs/sparse-gpu.md.
 // The simple form spmv() does not split (a split pays only over repeated products).
 // Without an SpmvAnalysis, record() runs the merge path under `automatic` (it cannot read
 // statistics back while recording); `merge`, `nnz`, `rows`, `stream` and `split` force a kernel
@@ -220,8 +222,11 @@ class Spmv {
   Status reserve(uint64_t rows, uint64_t nnz);
 
   // y[0, rows) = alpha * A * x + beta * y. Requires A.value_type == type(); x holds A.cols and
-  // y A.rows elements of that type, aligned; x and y do not overlap (and neither overlaps A).
-  // Errc::invalid_argument names the broken requirement; nothing is recorded then.
+  // y A.rows elements of that type, aligned; x and y do not overlap (and neither overlaps A);
+  // A as CsrView requires. Writes y[0, rows) and temp only. Errc::invalid_argument names the
+  // broken requirement (row_lanes that are not a power of two up to the subgroup size included,
+  // and missing temporary storage); limit_exceeded for more rows or tiles than the device's
+  // dispatch limits cover; nothing is recorded then.
   // Without an analysis, SpmvKernel::automatic runs the merge path.
   Status record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                 double alpha = 1.0, double beta = 0.0, BufferView temp = {}) const;

@@ -23,7 +23,8 @@ struct SpyImage {
 // black for the densest bin. Requires max_side >= 1; an empty shape gives a 1 x 1 image.
 SpyImage spy_image(const CooMatrix& m, uint32_t max_side = 1024);
 
-// Writes `image` as an 8-bit greyscale PNG; Errc::io_error on failure.
+// Writes `image` as an 8-bit greyscale PNG, replacing `path` only once complete (as
+// write_matrix_market); Errc::io_error on failure.
 Status write_png(const SpyImage& image, const std::filesystem::path& path);
 
 }  // namespace vkprim::sparse

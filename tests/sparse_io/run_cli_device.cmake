@@ -1,0 +1,69 @@
+# End-to-end checks of the vkprim commands that open a Vulkan device (lavapipe where there is
+# no GPU), kept small: output that cannot be written is an error (exit 1 with a message),
+# --json files are replaced only once complete, and spmv's check of non-finite values
+# (ctest: sparse_io.cli_device).
+# -D VKPRIM=<vkprim binary> -D WORK=<scratch dir>
+include(${CMAKE_CURRENT_LIST_DIR}/cli_run.cmake)
+
+set(bench bench copy fill -n 1024 --runs 1 --warmup 0)  # JSON beyond 512 bytes
+set(spmv spmv --generate poisson2d:4 --runs 1)
+
+# Standard output or a --json file that cannot be written.
+set(run_with sh -c "exec \"$0\" \"$@\" > /dev/full")
+run(1 devices)
+expect_err("vkprim: writing to standard output failed: No space left on device")
+run(1 devices --json)
+expect_err("writing to standard output failed")
+run(1 ${bench} --json -)
+expect_err("writing to standard output failed")
+run(1 ${spmv} --json -)
+expect_err("writing to standard output failed")
+set(run_with)
+run(1 ${bench} --json /dev/full)
+expect_err("vkprim: /dev/full: write failed \\(No space left on device\\)")
+run(1 ${spmv} --json /dev/full)
+expect_err("vkprim: /dev/full: write failed \\(No space left on device\\)")
+
+# --json FILE: replaced once complete; on a full file system (a 512-byte file-size limit) the
+# previous file stays byte-identical and no temporary is left.
+# --json naming an input matrix is refused (exit 2), the matrix untouched.
+file(WRITE "${WORK}/in.mtx" "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n")
+file(COPY_FILE "${WORK}/in.mtx" "${WORK}/in.ref")
+run(2 spmv in.mtx --runs 1 --json in.mtx)
+expect_err("are the same file")
+same_bytes(in.mtx in.ref "spmv in.mtx --json in.mtx")
+
+foreach(command bench spmv)
+  file(WRITE "${WORK}/${command}.json" "previous\n")
+  file(COPY_FILE "${WORK}/${command}.json" "${WORK}/ref")
+  set(run_with sh -c "ulimit -f 1 && exec \"$0\" \"$@\"")
+  run(1 ${${command}} --json ${command}.json)
+  set(run_with)
+  expect_err("vkprim: ${command}.json: write failed \\(File too large\\)")
+  same_bytes(${command}.json ref "${command} --json on a full file system")
+  no_temporaries("${command} --json on a full file system")
+  run(0 ${${command}} --json ${command}.json)
+  file(READ "${WORK}/${command}.json" json)
+  if(NOT json MATCHES "\"operation\": ?\"(copy|spmv)\"")
+    message(FATAL_ERROR "${command} --json wrote:\n${json}")
+  endif()
+  no_temporaries("${command} --json")
+endforeach()
+
+# SpMV on entries that are inf and nan: rows whose reference is not finite match by class (the
+# same infinity, nan for nan), in every kernel; 1e300 is inf in f32, finite in f64.
+file(WRITE "${WORK}/nonfinite.mtx" "%%MatrixMarket matrix coordinate real general
+6 4 10
+1 1 1.5
+2 2 inf
+3 3 nan
+3 1 2
+4 4 -inf
+4 1 1
+5 1 1e300
+5 2 -inf
+5 4 inf
+6 2 0.25
+")
+run(0 spmv nonfinite.mtx --runs 1 --values f32 --kernel auto,merge,rows,stream,split,nnz)
+run(0 spmv nonfinite.mtx --runs 1 --values f64)
