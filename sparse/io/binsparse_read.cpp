@@ -1,12 +1,18 @@
-// Binsparse reader: descriptor, then the format's arrays, into a CooMatrix.
+// Binsparse reader: the file's structure checked and its arrays read by hdf5_scan (libhdf5,
+// through the checked driver of hdf5_source, only lists the chunks of the HDF5 1.10 chunk
+// indexes), then the descriptor's format assembled into a CooMatrix.
 #include <vkprim/sparse/binsparse.hpp>
 
 #include "binsparse_descriptor.hpp"
 #include "hdf5_handle.hpp"
+#include "hdf5_scan.hpp"
+#include "hdf5_source.hpp"
+#include "reader_support.hpp"
 
 #include <algorithm>
-#include <new>
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace vkprim::sparse {
 namespace {
@@ -15,52 +21,105 @@ using namespace detail;
 
 // Everything one read needs to report errors and reach datasets.
 struct Reader {
-  hid_t file;
+  const Hdf5Scan& scan;
+  const ByteSource& source;
   std::string name;  // file name for messages
   const BinsparseDescriptor& d;
+  mutable H5File file;  // opened only for chunk indexes left to libhdf5
 
   Error fail(const std::string& what) const { return make_error(Errc::parse_error, name + ": " + what); }
-
-  // Opens 1-D dataset `ds` and checks it holds `count` elements of `type`'s class.
-  Result<H5Dataset> open(const std::string& ds, int64_t count, const BinsparseType& type) const {
-    if (H5Lexists(file, ds.c_str(), H5P_DEFAULT) <= 0) return fail("missing dataset '" + ds + "'");
-    H5Dataset set(H5Dopen2(file, ds.c_str(), H5P_DEFAULT));
-    if (!set.valid()) return make_error(Errc::io_error, name + ": cannot open dataset '" + ds + "'");
-    H5Space space(H5Dget_space(set.get()));
-    hsize_t dims[1] = {0};
-    if (H5Sget_simple_extent_ndims(space.get()) != 1 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) != 1)
-      return fail("dataset '" + ds + "' must be one-dimensional");
-    if (dims[0] != hsize_t(count))
-      return fail("dataset '" + ds + "' holds " + std::to_string(dims[0]) + " elements, expected " +
-                  std::to_string(count));
-    H5Type t(H5Dget_type(set.get()));
-    const H5T_class_t cls = H5Tget_class(t.get());
-    if (cls != (type.is_float() ? H5T_FLOAT : H5T_INTEGER))
-      return fail("dataset '" + ds + "' does not hold the " + type.scalar + " values its data_types entry declares");
-    return set;
-  }
 
   const BinsparseType* type_of(const std::string& ds) const {
     auto it = d.data_types.find(ds);
     return it == d.data_types.end() ? nullptr : &it->second;
   }
 
-  // Reads an index/pointer array as int64, refusing values above INT64_MAX.
-  Result<std::vector<int64_t>> integers(const std::string& ds, int64_t count) const {
+  // The elements of 1-D dataset `ds` (`count` of them, stored exactly as `type` declares)
+  // in `out`, one 8-byte slot each: int64_t for integer types, double for float types.
+  // Memory is allocated only once the file is known to store that many elements.
+  template <class T>
+  Status read(const std::string& ds, int64_t count, const BinsparseType& type, std::vector<T>& out) const {
+    auto info = scan.dataset(ds);
+    if (!info) return info.error();
+    if (info->dims.size() != 1) return fail("dataset '" + ds + "' must be one-dimensional");
+    if (info->dims[0] != uint64_t(count))
+      return fail("dataset '" + ds + "' holds " + std::to_string(info->dims[0]) + " elements, expected " +
+                  std::to_string(count));
+    const H5Number& stored = info->type;
+    const bool bint8 = type.scalar == "bint8" && stored.size == 1 && stored.kind != H5Number::Kind::ieee_float;
+    if (stored.name() != type.scalar && !bint8)
+      return fail("dataset '" + ds + "' stores " + stored.name() + " values, but data_types declares " + type.scalar);
+    if (std::is_same_v<T, double> != (stored.kind == H5Number::Kind::ieee_float))
+      return fail("dataset '" + ds + "' must hold " + (std::is_same_v<T, double> ? "floating-point" : "integer") +
+                  " values");
+    // What the file stores must account for every element, compressed at most as much as
+    // zlib can: a small file cannot claim a large array.
+    const uint64_t element_bytes = uint64_t(count) * stored.size;
+    H5Object set;
+    uint64_t stored_bytes = info->stored_bytes();
+    if (!info->chunks_listed) {  // a chunk index of the HDF5 1.10 format: libhdf5 reads it
+      if (!file.valid()) file = H5File(open_hdf5(source));
+      set = H5Object(file.valid() ? H5Oopen_by_addr(file.get(), haddr_t(info->header)) : H5I_INVALID_HID);
+      if (!set.valid() || H5Iget_type(set.get()) != H5I_DATASET)
+        return fail("libhdf5 cannot open dataset '" + ds + "'");
+      stored_bytes = H5Dget_storage_size(set.get());
+    }
+    if (element_bytes / info->expansion > stored_bytes)
+      return fail("dataset '" + ds + "' claims " + std::to_string(count) + " elements but the file stores only " +
+                  std::to_string(stored_bytes) + " bytes of them");
+    if (!info->chunks_listed) VKPRIM_TRY(scan.list_chunks(*info, set.get(), ds));
+    if (info->storage == H5DatasetScan::Storage::chunked && info->chunks.size() < info->chunks_expected)
+      return fail("dataset '" + ds + "' stores " + std::to_string(info->chunks.size()) + " of its " +
+                  std::to_string(info->chunks_expected) + " chunks");
+
+    out.resize(size_t(count));
+    if (count == 0) return {};
+    // The stored width first, then widened in place from the back: element k's slot starts
+    // at or after its stored bytes.
+    auto* bytes = reinterpret_cast<uint8_t*>(out.data());
+    VKPRIM_TRY(scan.read_elements(*info, std::span(bytes, size_t(element_bytes)), ds));
+    auto widen = [&](auto tag) {
+      using S = decltype(tag);
+      for (size_t k = size_t(count); k-- > 0;) {
+        S v;
+        std::memcpy(&v, bytes + k * sizeof(S), sizeof(S));
+        out[k] = T(v);
+      }
+    };
+    if (stored.kind == H5Number::Kind::ieee_float) {
+      if (stored.size == 4) widen(float{});
+      return {};
+    }
+    if (stored.kind == H5Number::Kind::unsigned_int && stored.size == 8) {
+      for (size_t k = 0; k < size_t(count); ++k)
+        if (int64_t(out[k]) < 0)  // above INT64_MAX as uint64
+          return fail("dataset '" + ds + "' holds " + std::to_string(uint64_t(int64_t(out[k]))) + " at element " +
+                      std::to_string(k) + ", expected a value in the signed 64-bit range");
+      return {};
+    }
+    const bool is_signed = stored.kind == H5Number::Kind::signed_int;
+    switch (stored.size) {
+      case 1: is_signed ? widen(int8_t{}) : widen(uint8_t{}); break;
+      case 2: is_signed ? widen(int16_t{}) : widen(uint16_t{}); break;
+      case 4: is_signed ? widen(int32_t{}) : widen(uint32_t{}); break;
+      default: break;
+    }
+    return {};
+  }
+
+  // An index or pointer array: integers in [0, limit), `what` naming them in messages.
+  Result<std::vector<int64_t>> integers(const std::string& ds, int64_t count, int64_t limit,
+                                        const std::string& what) const {
     const BinsparseType* type = type_of(ds);
     if (type == nullptr) return fail("data_types has no entry for '" + ds + "'");
     if (!type->is_integer() || type->iso || type->complex)
       return fail("data_types." + ds + " must be an integer type, found " + type->scalar);
-    auto set = open(ds, count, *type);
-    if (!set) return set.error();
-    std::vector<int64_t> out(static_cast<size_t>(count));
-    if (count == 0) return out;
-    const bool u64 = type->scalar == "uint64";
-    if (H5Dread(set->get(), u64 ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
-      return make_error(Errc::io_error, name + ": cannot read dataset '" + ds + "'");
-    if (u64)
-      for (int64_t v : out)
-        if (v < 0) return fail("dataset '" + ds + "' holds a value above 2^63 - 1");
+    std::vector<int64_t> out;
+    VKPRIM_TRY(read(ds, count, *type, out));
+    for (size_t k = 0; k < out.size(); ++k)
+      if (out[k] < 0 || out[k] >= limit)
+        return fail("dataset '" + ds + "' holds " + std::to_string(out[k]) + " at element " + std::to_string(k) +
+                    ", expected " + what + " in 0.." + std::to_string(limit - 1));
     return out;
   }
 
@@ -72,23 +131,12 @@ struct Reader {
       return make_error(Errc::unsupported, name + ": complex values are not supported (vkprim reads real, "
                                                   "integer and pattern matrices)");
     const int64_t in_file = type->iso ? 1 : count;
-    auto set = open("values", in_file, *type);
-    if (!set) return set.error();
     if (type->is_float()) {
       m.field = Field::real;
-      m.real_values.resize(size_t(in_file));
-      if (in_file && H5Dread(set->get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.real_values.data()) < 0)
-        return make_error(Errc::io_error, name + ": cannot read dataset 'values'");
+      VKPRIM_TRY(read("values", in_file, *type, m.real_values));
     } else {
       m.field = Field::integer;
-      m.integer_values.resize(size_t(in_file));
-      const bool u64 = type->scalar == "uint64";
-      if (in_file && H5Dread(set->get(), u64 ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, H5S_ALL, H5S_ALL,
-                             H5P_DEFAULT, m.integer_values.data()) < 0)
-        return make_error(Errc::io_error, name + ": cannot read dataset 'values'");
-      if (u64)
-        for (int64_t v : m.integer_values)
-          if (v < 0) return fail("'values' holds an integer above 2^63 - 1, which vkprim cannot store");
+      VKPRIM_TRY(read("values", in_file, *type, m.integer_values));
     }
     if (type->iso) {
       // One value for every entry; iso[bint8] true is a pattern matrix.
@@ -118,7 +166,7 @@ bool sorted_pairs(const std::vector<int64_t>& major, const std::vector<int64_t>&
   return true;
 }
 
-Status read_entries(const Reader& r, CooMatrix& m) {
+Status read_entries(const Reader& r, const BinsparseReadOptions& options, CooMatrix& m) {
   const BinsparseDescriptor& d = r.d;
   const std::string& f = d.format;
   const int64_t n = d.stored;
@@ -130,45 +178,44 @@ Status read_entries(const Reader& r, CooMatrix& m) {
   m.cols = vector ? 1 : d.shape[1];
 
   if (f == "COO" || f == "COOR" || f == "COOC" || f == "CVEC" || f == "VEC") {
-    auto i0 = r.integers("indices_0", n);
+    // Finch.jl (these files carry its "tensor" key) wrote COOR with indices_0 holding
+    // columns and indices_1 rows; its entries are then sorted by (indices_1, indices_0).
+    const bool maybe_swapped = f == "COOR" && d.finch_tensor;
+    const int64_t limit0 = maybe_swapped ? std::max(m.rows, m.cols) : m.rows;
+    auto i0 = r.integers("indices_0", n, limit0, vector ? "an index" : "a row index");
     if (!i0) return i0.error();
     m.row_indices = std::move(*i0);
     if (vector) {
       m.col_indices.assign(size_t(n), 0);
     } else {
-      auto i1 = r.integers("indices_1", n);
+      auto i1 = r.integers("indices_1", n, maybe_swapped ? std::max(m.rows, m.cols) : m.cols, "a column index");
       if (!i1) return i1.error();
       m.col_indices = std::move(*i1);
-      // Finch.jl (these files carry its "tensor" key) wrote COOR with indices_0 holding
-      // columns and indices_1 rows; its entries are then sorted by (indices_1, indices_0).
-      if (f == "COOR" && d.finch_tensor && sorted_pairs(m.col_indices, m.row_indices) &&
-          !sorted_pairs(m.row_indices, m.col_indices))
+      if (maybe_swapped && sorted_pairs(m.col_indices, m.row_indices) && !sorted_pairs(m.row_indices, m.col_indices))
         std::swap(m.row_indices, m.col_indices);
     }
   } else if (f == "CSR" || f == "CSC" || f == "DCSR" || f == "DCSC") {
     const bool by_row = f == "CSR" || f == "DCSR";
     const bool doubly = f[0] == 'D';
     std::vector<int64_t> major_ids;  // which rows (columns) the pointers cover
-    int64_t majors = by_row ? m.rows : m.cols;
+    const int64_t major_limit = by_row ? m.rows : m.cols;
+    int64_t majors = major_limit;
     if (doubly) {
-      const BinsparseType* t = r.type_of("indices_0");
-      if (t == nullptr) return r.fail("data_types has no entry for 'indices_0'");
-      H5Dataset set(H5Dopen2(r.file, "indices_0", H5P_DEFAULT));
-      if (!set.valid()) return r.fail("missing dataset 'indices_0'");
-      H5Space space(H5Dget_space(set.get()));
-      const hssize_t k = H5Sget_simple_extent_npoints(space.get());
-      if (k < 0) return r.fail("cannot size dataset 'indices_0'");
-      auto ids = r.integers("indices_0", int64_t(k));
+      auto info = r.scan.dataset("indices_0");
+      if (!info) return info.error();
+      if (info->dims.size() != 1) return r.fail("dataset 'indices_0' must be one-dimensional");
+      if (info->dims[0] > uint64_t(majors)) return r.fail("dataset 'indices_0' holds more indices than the shape has");
+      auto ids = r.integers("indices_0", int64_t(info->dims[0]), major_limit,
+                            by_row ? "a row index" : "a column index");
       if (!ids) return ids.error();
       major_ids = std::move(*ids);
-      for (int64_t id : major_ids)
-        if (id < 0 || id >= majors) return r.fail("'indices_0' holds an index outside the shape");
       majors = int64_t(major_ids.size());
     }
-    auto ptr = r.integers("pointers_to_1", majors + 1);
+    if (majors == INT64_MAX) return r.fail("a shape of 2^63 - 1 rows or columns has no pointer array");
+    auto ptr = r.integers("pointers_to_1", majors + 1, n == INT64_MAX ? n : n + 1, "a pointer");
     if (!ptr) return ptr.error();
     VKPRIM_TRY(r.check_pointers(*ptr));
-    auto minor = r.integers("indices_1", n);
+    auto minor = r.integers("indices_1", n, by_row ? m.cols : m.rows, by_row ? "a column index" : "a row index");
     if (!minor) return minor.error();
     std::vector<int64_t> major(static_cast<size_t>(n));
     for (int64_t i = 0; i < majors; ++i)
@@ -180,6 +227,14 @@ Status read_entries(const Reader& r, CooMatrix& m) {
     int64_t cells = 0;
     if (__builtin_mul_overflow(m.rows, m.cols, &cells) || n != cells)
       return r.fail("a dense format must store rows x columns values");
+    // Every cell becomes an entry with its indices made here, and an iso file stores one
+    // value for all of them: the count is capped by the caller's limit.
+    if (n > options.max_dense_entries)
+      return make_error(Errc::limit_exceeded,
+                        r.name + ": a dense " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+                            " matrix has " + std::to_string(n) + " entries, more than the limit of " +
+                            std::to_string(options.max_dense_entries) +
+                            " (raise BinsparseReadOptions::max_dense_entries to read it)");
     VKPRIM_TRY(r.values(m, n));  // first: checks the dataset really holds n values
     const bool by_row = f != "DMATC";
     m.row_indices.resize(size_t(n));
@@ -214,68 +269,61 @@ Status apply_structure(const Reader& r, CooMatrix& m) {
     return make_error(Errc::unsupported, r.name + ": structure '" + s + "' is not supported");
   if (m.rows != m.cols) return r.fail("structure '" + s + "' needs a square shape");
   if (part == "upper") {
-    std::swap(m.row_indices, m.col_indices);
+    // The lower triangle's value of a skew matrix is the negated upper one (the diagonal
+    // stays as stored).
     if (m.symmetry == Symmetry::skew_symmetric) {
-      for (double& v : m.real_values) v = -v;
-      for (int64_t& v : m.integer_values) v = int64_t(0 - uint64_t(v));
+      if (const int64_t k = skew_unnegatable_entry(m); k >= 0)
+        return r.fail("entry " + std::to_string(k) + " of the skew-symmetric upper triangle holds -2^63, whose "
+                      "negation (its lower-triangle value) does not fit the signed 64-bit range");
+      for (size_t k = 0; k < m.row_indices.size(); ++k) {
+        if (m.row_indices[k] == m.col_indices[k]) continue;
+        if (m.field == Field::real) m.real_values[k] = -m.real_values[k];
+        if (m.field == Field::integer) m.integer_values[k] = -m.integer_values[k];
+      }
     }
+    std::swap(m.row_indices, m.col_indices);
   }
   return {};
+}
+
+Result<CooMatrix> read_source(const ByteSource& source, const std::string& name, const BinsparseReadOptions& options) {
+  H5Quiet quiet;
+  auto scan = Hdf5Scan::open(source, name);
+  if (!scan) return scan.error();
+  auto json = scan->root_string_attribute("binsparse");
+  if (!json) return json.error();
+  // A descriptor is a few hundred bytes; a JSON document takes many times its text in
+  // memory, so a larger one is refused before it is parsed.
+  constexpr size_t kLargestDescriptor = size_t(1) << 20;
+  if (json->size() > kLargestDescriptor)
+    return make_error(Errc::parse_error, name + ": the 'binsparse' attribute holds " + std::to_string(json->size()) +
+                                             " bytes, more than a descriptor may (1 MiB)");
+  auto descriptor = parse_binsparse_descriptor(*json, name);
+  if (!descriptor) return descriptor.error();
+
+  CooMatrix m;
+  Reader reader{*scan, source, name, *descriptor, {}};
+  VKPRIM_TRY(read_entries(reader, options, m));
+  VKPRIM_TRY(apply_structure(reader, m));
+  if (auto v = validate(m); !v) return make_error(Errc::parse_error, name + ": " + v.error().message);
+  VKPRIM_TRY(finish_read(m, options.expand_symmetry, options.sum_duplicates, name));
+  return m;
 }
 
 }  // namespace
 
 Result<CooMatrix> read_binsparse(const std::filesystem::path& path, const BinsparseReadOptions& options) {
-  H5Quiet quiet;
-  const std::string name = path.string();
-  if (!std::filesystem::exists(path)) return make_error(Errc::io_error, name + ": no such file");
-  if (H5Fis_hdf5(name.c_str()) <= 0) return make_error(Errc::parse_error, name + ": not an HDF5 file");
-  H5File file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-  if (!file.valid()) return make_error(Errc::io_error, name + ": cannot open HDF5 file");
+  return no_throw(path.native(), [&]() -> Result<CooMatrix> {
+    const std::string name = path.string();
+    auto source = ByteSource::open(path, name);
+    if (!source) return source.error();
+    return read_source(*source, name, options);
+  });
+}
 
-  // The descriptor: a fixed- or variable-length string attribute of the root group.
-  if (H5Aexists(file.get(), "binsparse") <= 0)
-    return make_error(Errc::parse_error, name + ": no 'binsparse' attribute on the root group (not a Binsparse file)");
-  H5Attribute attr(H5Aopen(file.get(), "binsparse", H5P_DEFAULT));
-  H5Type type(H5Aget_type(attr.get()));
-  if (H5Tget_class(type.get()) != H5T_STRING)
-    return make_error(Errc::parse_error, name + ": the 'binsparse' attribute is not a string");
-  std::string json;
-  if (H5Tis_variable_str(type.get()) > 0) {
-    H5Type mem(H5Tcopy(H5T_C_S1));
-    H5Tset_size(mem.get(), H5T_VARIABLE);
-    H5Tset_cset(mem.get(), H5Tget_cset(type.get()));  // HDF5 converts no character sets
-    char* text = nullptr;
-    if (H5Aread(attr.get(), mem.get(), &text) < 0 || text == nullptr)
-      return make_error(Errc::io_error, name + ": cannot read the 'binsparse' attribute");
-    json = text;
-    H5free_memory(text);
-  } else {
-    const size_t size = H5Tget_size(type.get());
-    H5Type mem(H5Tcopy(H5T_C_S1));
-    H5Tset_size(mem.get(), size + 1);
-    H5Tset_strpad(mem.get(), H5T_STR_NULLTERM);
-    H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
-    std::string buffer(size + 1, '\0');
-    if (H5Aread(attr.get(), mem.get(), buffer.data()) < 0)
-      return make_error(Errc::io_error, name + ": cannot read the 'binsparse' attribute");
-    json = buffer.c_str();
-  }
-  auto descriptor = parse_binsparse_descriptor(json, name);
-  if (!descriptor) return descriptor.error();
-
-  CooMatrix m;
-  Reader reader{file.get(), name, *descriptor};
-  try {
-    VKPRIM_TRY(read_entries(reader, m));
-  } catch (const std::bad_alloc&) {
-    return make_error(Errc::out_of_host_memory, name + ": arrays do not fit in host memory");
-  }
-  VKPRIM_TRY(apply_structure(reader, m));
-  if (auto v = validate(m); !v) return make_error(Errc::parse_error, name + ": " + v.error().message);
-  if (options.expand_symmetry) expand_symmetry(m);
-  if (options.sum_duplicates) sum_duplicates(m);
-  return m;
+Result<CooMatrix> parse_binsparse(std::span<const std::byte> image, std::string_view name,
+                                  const BinsparseReadOptions& options) {
+  return no_throw(name, [&] { return read_source(ByteSource::memory(image), std::string(name), options); });
 }
 
 }  // namespace vkprim::sparse

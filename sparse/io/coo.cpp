@@ -2,10 +2,14 @@
 // conversion between the two forms.
 #include <vkprim/sparse/coo.hpp>
 
+#include "reader_support.hpp"
+
 #include <algorithm>
-#include <new>
 #include <numeric>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace vkprim::sparse {
 
@@ -37,7 +41,40 @@ double CooMatrix::value(int64_t k) const noexcept {
   return 1.0;
 }
 
-Status validate(const CooMatrix& m) {
+namespace detail {
+
+Error out_of_memory(std::string_view name) noexcept {
+  try {
+    return make_error(Errc::out_of_host_memory, std::string(name) + ": out of host memory");
+  } catch (...) {
+    return Error{Errc::out_of_host_memory, VK_SUCCESS, {}};
+  }
+}
+
+int64_t skew_unnegatable_entry(const CooMatrix& m) {
+  if (m.field != Field::integer) return -1;
+  for (size_t k = 0; k < m.integer_values.size(); ++k)
+    if (m.integer_values[k] == INT64_MIN && m.row_indices[k] != m.col_indices[k]) return int64_t(k);
+  return -1;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::EntryOverflow;
+
+// "(r, c)". Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "(" + std::string.
+std::string position(int64_t r, int64_t c) {
+  std::string s = "(";
+  s += std::to_string(r);
+  s += ", ";
+  s += std::to_string(c);
+  s += ")";
+  return s;
+}
+
+Status validate_entries(const CooMatrix& m) {
   auto fail = [](std::string what) { return make_error(Errc::invalid_argument, std::move(what)); };
   const size_t n = m.row_indices.size();
   if (m.rows < 0 || m.cols < 0) return fail("matrix has a negative dimension");
@@ -50,20 +87,24 @@ Status validate(const CooMatrix& m) {
   for (size_t k = 0; k < n; ++k) {
     const int64_t r = m.row_indices[k], c = m.col_indices[k];
     if (r < 0 || r >= m.rows || c < 0 || c >= m.cols)
-      return fail("entry " + std::to_string(k) + " (" + std::to_string(r) + ", " +
-                  std::to_string(c) + ") lies outside the " + std::to_string(m.rows) + " x " +
-                  std::to_string(m.cols) + " matrix");
+      return fail("entry " + std::to_string(k) + " " + position(r, c) + " lies outside the " +
+                  std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix");
   }
   return {};
 }
 
-void expand_symmetry(CooMatrix& m) {
-  if (m.symmetry == Symmetry::general) return;
+// Mirrors every off-diagonal entry in place (each stored entry followed by its mirror).
+// All arrays are reserved before any is resized, so a failed allocation leaves m as it was.
+void expand_in_place(CooMatrix& m) {
   const size_t n = m.row_indices.size();
   size_t off_diagonal = 0;
   for (size_t k = 0; k < n; ++k) off_diagonal += m.row_indices[k] != m.col_indices[k];
   const size_t total = n + off_diagonal;
   const bool negate = m.symmetry == Symmetry::skew_symmetric;
+  m.row_indices.reserve(total);
+  m.col_indices.reserve(total);
+  if (m.field == Field::real) m.real_values.reserve(total);
+  if (m.field == Field::integer) m.integer_values.reserve(total);
 
   // Fill back to front in place: entry k and its mirror land at or after position k.
   m.row_indices.resize(total);
@@ -78,8 +119,8 @@ void expand_symmetry(CooMatrix& m) {
       m.row_indices[out] = c;
       m.col_indices[out] = r;
       if (m.field == Field::real) m.real_values[out] = negate ? -m.real_values[k] : m.real_values[k];
-      if (m.field == Field::integer)  // negation through unsigned: wraps instead of UB
-        m.integer_values[out] = negate ? int64_t(0 - uint64_t(m.integer_values[k])) : m.integer_values[k];
+      if (m.field == Field::integer)  // INT64_MIN refused before: the negation is exact
+        m.integer_values[out] = negate ? -m.integer_values[k] : m.integer_values[k];
     }
     --out;
     m.row_indices[out] = r;
@@ -89,8 +130,6 @@ void expand_symmetry(CooMatrix& m) {
   }
   m.symmetry = Symmetry::general;
 }
-
-namespace {
 
 // Entry positions ordered by (row, column, position): a stable row-major order.
 std::vector<int64_t> row_major_order(const CooMatrix& m) {
@@ -121,9 +160,16 @@ std::vector<int64_t> row_major_order(const CooMatrix& m) {
   return order;
 }
 
+// Where a duplicate sum overflowed: positions in m of the run's first entry and of the
+// entry whose addition overflows.
+struct SumOverflow {
+  int64_t first, entry;
+};
+
 // Rewrites m's entries in `order`; when `sum`, runs of equal (row, col) become one entry
-// whose value is the left-to-right sum of the run.
-void apply_order(CooMatrix& m, const std::vector<int64_t>& order, bool sum) {
+// whose value is the left-to-right sum of the run. An integer sum that overflows leaves m
+// unchanged and is returned.
+std::optional<SumOverflow> apply_order(CooMatrix& m, const std::vector<int64_t>& order, bool sum) {
   CooMatrix out;
   out.rows = m.rows;
   out.cols = m.cols;
@@ -133,6 +179,7 @@ void apply_order(CooMatrix& m, const std::vector<int64_t>& order, bool sum) {
   out.col_indices.reserve(order.size());
   if (m.field == Field::real) out.real_values.reserve(order.size());
   if (m.field == Field::integer) out.integer_values.reserve(order.size());
+  int64_t run_first = 0;
   for (size_t i = 0; i < order.size(); ++i) {
     const size_t k = size_t(order[i]);
     const int64_t r = m.row_indices[k], c = m.col_indices[k];
@@ -140,29 +187,127 @@ void apply_order(CooMatrix& m, const std::vector<int64_t>& order, bool sum) {
                       out.col_indices.back() == c;
     if (same) {
       if (m.field == Field::real) out.real_values.back() += m.real_values[k];
-      if (m.field == Field::integer)
-        out.integer_values.back() =
-            int64_t(uint64_t(out.integer_values.back()) + uint64_t(m.integer_values[k]));
+      if (m.field == Field::integer &&
+          __builtin_add_overflow(out.integer_values.back(), m.integer_values[k], &out.integer_values.back()))
+        return SumOverflow{run_first, int64_t(k)};
       continue;
     }
+    run_first = int64_t(k);
     out.row_indices.push_back(r);
     out.col_indices.push_back(c);
     if (m.field == Field::real) out.real_values.push_back(m.real_values[k]);
     if (m.field == Field::integer) out.integer_values.push_back(m.integer_values[k]);
   }
   m = std::move(out);
+  return std::nullopt;
+}
+
+// Errc::invalid_argument for a duplicate sum of m that overflows; `prefix` leads the message.
+Error sum_overflow(const CooMatrix& m, const SumOverflow& o, const std::string& prefix) {
+  return make_error(Errc::invalid_argument,
+                    prefix + "entries " + std::to_string(o.first) + " and " + std::to_string(o.entry) + " at " +
+                        position(m.row_indices[size_t(o.entry)], m.col_indices[size_t(o.entry)]) +
+                        " sum beyond the signed 64-bit range");
+}
+
+// The stored entry behind position p of an expanded matrix (each stored entry is followed
+// by its mirror when off the diagonal), and whether p is the mirror.
+std::pair<int64_t, bool> stored_entry(const CooMatrix& expanded, int64_t p) {
+  int64_t q = 0, k = 0;
+  for (;;) {
+    const int64_t span = expanded.row_indices[size_t(q)] != expanded.col_indices[size_t(q)] ? 2 : 1;
+    if (p < q + span) return {k, p != q};
+    q += span;
+    ++k;
+  }
 }
 
 }  // namespace
 
-void sum_duplicates(CooMatrix& m) { apply_order(m, row_major_order(m), true); }
+namespace detail {
+
+std::optional<EntryOverflow> expand_and_sum(CooMatrix& m, bool expand, bool sum) {
+  const bool expanded = expand && m.symmetry != Symmetry::general;
+  if (expanded) {
+    if (m.symmetry == Symmetry::skew_symmetric)
+      if (const int64_t k = skew_unnegatable_entry(m); k >= 0) {
+        EntryOverflow o;
+        o.kind = EntryOverflow::Kind::skew_mirror;
+        o.entry = o.other = k;
+        o.entry_mirror = true;
+        o.row = m.col_indices[size_t(k)];
+        o.col = m.row_indices[size_t(k)];
+        return o;
+      }
+    expand_in_place(m);
+  }
+  if (!sum) return std::nullopt;
+  const auto overflow = apply_order(m, row_major_order(m), true);
+  if (!overflow) return std::nullopt;
+  EntryOverflow o;
+  o.row = m.row_indices[size_t(overflow->entry)];
+  o.col = m.col_indices[size_t(overflow->entry)];
+  o.entry = overflow->entry;
+  o.other = overflow->first;
+  if (expanded) {
+    std::tie(o.entry, o.entry_mirror) = stored_entry(m, overflow->entry);
+    std::tie(o.other, o.other_mirror) = stored_entry(m, overflow->first);
+  }
+  return o;
+}
+
+Status finish_read(CooMatrix& m, bool expand, bool sum, const std::string& name) {
+  const auto o = expand_and_sum(m, expand, sum);
+  if (!o) return {};
+  auto entry = [](int64_t k, bool mirror) {
+    return (mirror ? "the mirror of entry " : "entry ") + std::to_string(k);
+  };
+  if (o->kind == EntryOverflow::Kind::skew_mirror)
+    return make_error(Errc::parse_error, name + ": " + entry(o->entry, false) +
+                                             " holds -2^63, whose skew-symmetric mirror (its negation) does not "
+                                             "fit the signed 64-bit range");
+  return make_error(Errc::parse_error, name + ": the duplicates at " + position(o->row, o->col) + " (" +
+                                           entry(o->other, o->other_mirror) + " and " +
+                                           entry(o->entry, o->entry_mirror) +
+                                           ") sum beyond the signed 64-bit range");
+}
+
+}  // namespace detail
+
+Status validate(const CooMatrix& m) {
+  return detail::no_throw("matrix", [&]() -> Status { return validate_entries(m); });
+}
+
+Status expand_symmetry(CooMatrix& m) {
+  return detail::no_throw("matrix", [&]() -> Status {
+    if (m.symmetry == Symmetry::skew_symmetric)
+      if (const int64_t k = detail::skew_unnegatable_entry(m); k >= 0)
+        return make_error(Errc::invalid_argument,
+                          "entry " + std::to_string(k) + " " +
+                              position(m.row_indices[size_t(k)], m.col_indices[size_t(k)]) +
+                              " holds -2^63, whose skew-symmetric mirror does not fit the signed 64-bit range");
+    if (m.symmetry != Symmetry::general) expand_in_place(m);
+    return {};
+  });
+}
+
+Status sum_duplicates(CooMatrix& m) {
+  return detail::no_throw("matrix", [&]() -> Status {
+    if (const auto o = apply_order(m, row_major_order(m), true)) return sum_overflow(m, *o, "");
+    return {};
+  });
+}
 
 Result<CsrMatrix> to_csr(const CooMatrix& m, bool sum) {
-  try {
+  return detail::no_throw("CSR", [&]() -> Result<CsrMatrix> {
+    const std::string what = "CSR of a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix";
+    // rows + 1 offsets must fit a vector before anything is allocated.
+    if (m.rows < 0 || uint64_t(m.rows) >= std::vector<int64_t>().max_size())
+      return make_error(Errc::out_of_host_memory, what + " does not fit in host memory");
     CsrMatrix csr;
     csr.row_offsets.assign(size_t(m.rows) + 1, 0);  // first: may not fit for huge shapes
     CooMatrix sorted = m;
-    apply_order(sorted, row_major_order(m), sum);
+    if (const auto o = apply_order(sorted, row_major_order(m), sum)) return sum_overflow(m, *o, what + ": ");
     csr.rows = m.rows;
     csr.cols = m.cols;
     csr.field = m.field;
@@ -173,27 +318,25 @@ Result<CsrMatrix> to_csr(const CooMatrix& m, bool sum) {
     csr.real_values = std::move(sorted.real_values);
     csr.integer_values = std::move(sorted.integer_values);
     return csr;
-  } catch (const std::bad_alloc&) {
-    return make_error(Errc::out_of_host_memory,
-                      "CSR of a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
-                          " matrix does not fit in host memory");
-  }
+  });
 }
 
-CooMatrix to_coo(const CsrMatrix& m) {
-  CooMatrix coo;
-  coo.rows = m.rows;
-  coo.cols = m.cols;
-  coo.field = m.field;
-  coo.symmetry = m.symmetry;
-  coo.row_indices.resize(m.col_indices.size());
-  for (int64_t r = 0; r < m.rows; ++r)
-    std::fill(coo.row_indices.begin() + m.row_offsets[size_t(r)],
-              coo.row_indices.begin() + m.row_offsets[size_t(r) + 1], r);
-  coo.col_indices = m.col_indices;
-  coo.real_values = m.real_values;
-  coo.integer_values = m.integer_values;
-  return coo;
+Result<CooMatrix> to_coo(const CsrMatrix& m) {
+  return detail::no_throw("matrix", [&]() -> Result<CooMatrix> {
+    CooMatrix coo;
+    coo.rows = m.rows;
+    coo.cols = m.cols;
+    coo.field = m.field;
+    coo.symmetry = m.symmetry;
+    coo.row_indices.resize(m.col_indices.size());
+    for (int64_t r = 0; r < m.rows; ++r)
+      std::fill(coo.row_indices.begin() + m.row_offsets[size_t(r)],
+                coo.row_indices.begin() + m.row_offsets[size_t(r) + 1], r);
+    coo.col_indices = m.col_indices;
+    coo.real_values = m.real_values;
+    coo.integer_values = m.integer_values;
+    return coo;
+  });
 }
 
 void transpose(CooMatrix& m) {

@@ -39,6 +39,7 @@ using H5Dataset = H5Handle<H5Dclose>;
 using H5Space = H5Handle<H5Sclose>;
 using H5Type = H5Handle<H5Tclose>;
 using H5Attribute = H5Handle<H5Aclose>;
+using H5Object = H5Handle<H5Oclose>;  // any object opened by address, whatever its type
 using H5PropList = H5Handle<H5Pclose>;
 
 // Turns off HDF5's automatic error-stack printing for this scope, restoring it afterwards.

@@ -4,6 +4,7 @@
 #include <vkprim/sparse/matrix_market.hpp>
 
 #include "mm_header.hpp"
+#include "reader_support.hpp"
 #include "text_scan.hpp"
 
 #include <fast_float/fast_float.h>
@@ -32,6 +33,7 @@ struct Chunk {
   const char* begin = nullptr;
   const char* end = nullptr;
   int64_t first = 0;
+  int64_t limit = 0;                // room for entries from `first` on
   int64_t count = 0;                // entries parsed
   const char* error_pos = nullptr;  // where the problem is; null when the chunk parsed
   std::string error;                // "expected ..." (message without file and line)
@@ -39,11 +41,13 @@ struct Chunk {
 };
 
 // Where parse_chunk writes entry k of a chunk: arrays + chunk.first + k (null: not stored).
+// Without `store` nothing is written: the text is only checked.
 struct Out {
   int64_t* rows;
   int64_t* cols;
   double* reals;
   int64_t* ints;
+  bool store;
 };
 
 // Parses one 1-based index ending at a delimiter and checks 1 <= index <= bound.
@@ -97,20 +101,22 @@ void parse_chunk(const MatrixMarketHeader& h, Chunk& c, int64_t limit, const Out
         if (q == nullptr) return fail(p, range_text("a column index", h.cols));
         p = skip_blanks(q, end);
       }
-      out.rows[c.first + c.count] = r;
-      out.cols[c.first + c.count] = col;
+      if (out.store) {
+        out.rows[c.first + c.count] = r;
+        out.cols[c.first + c.count] = col;
+      }
     }
     if (h.field == Field::real) {
       double v;
       const char* q = parse_real(p, end, v);
       if (q == nullptr) return fail(p, "a real value");
-      out.reals[c.first + c.count] = v;
+      if (out.store) out.reals[c.first + c.count] = v;
       p = q;
     } else if (h.field == Field::integer) {
       int64_t v;
       const char* q = detail::parse_int64(p, end, v);
       if (q == nullptr) return fail(p, "an integer value in the signed 64-bit range");
-      out.ints[c.first + c.count] = v;
+      if (out.store) out.ints[c.first + c.count] = v;
       p = q;
     }
     p = skip_blanks(p, end);
@@ -118,6 +124,55 @@ void parse_chunk(const MatrixMarketHeader& h, Chunk& c, int64_t limit, const Out
     ++c.count;
     p = detail::next_line(p, end);
   }
+}
+
+// Lines of [p, end) that hold an entry: neither blank nor a comment. Each entry needs one,
+// so this bounds the entries a chunk can hold by its text, whatever the header claims.
+int64_t entry_lines(const char* p, const char* end) {
+  int64_t n = 0;
+  while (p != end) {
+    p = skip_blanks(p, end);
+    if (p == end) break;
+    n += !is_eol(*p) && *p != '%';
+    p = detail::next_line(p, end);
+  }
+  return n;
+}
+
+// Where entry k (0-based, in file order) of the data section starts: its value token when
+// `skip_indices`, else the line's first token.
+size_t entry_position(const MatrixMarketHeader& h, std::string_view text, int64_t k, bool skip_indices) {
+  const char* const end = text.data() + text.size();
+  const char* p = text.data() + h.data_begin;
+  for (;;) {
+    p = skip_blanks(p, end);
+    if (p == end) return text.size();
+    if (!is_eol(*p) && *p != '%' && k-- == 0) break;
+    p = detail::next_line(p, end);
+  }
+  if (skip_indices && h.coordinate)
+    for (int tokens = h.vector ? 1 : 2; tokens > 0; --tokens) {
+      while (p != end && !detail::at_delimiter(p, end)) ++p;
+      p = skip_blanks(p, end);
+    }
+  return size_t(p - text.data());
+}
+
+// The reader's error for an integer that expansion or summation cannot represent.
+Error overflow_error(const MatrixMarketHeader& h, std::string_view text, std::string_view name,
+                     const detail::EntryOverflow& o) {
+  const size_t at = entry_position(h, text, o.entry, true);
+  if (o.kind == detail::EntryOverflow::Kind::skew_mirror)
+    return detail::expected_at(name, text, at,
+                               "an integer value whose skew-symmetric mirror (its negation) fits the signed "
+                               "64-bit range");
+  const int64_t first_line = detail::line_of(text, entry_position(h, text, o.other, false));
+  return detail::expected_at(name, text, at,
+                             "an integer value that keeps the sum of the duplicates at (" +
+                                 std::to_string(o.row + 1) + ", " + std::to_string(o.col + 1) +
+                                 ") in the signed 64-bit range (the sum starts at line " +
+                                 std::to_string(first_line) + (o.other_mirror ? ", mirrored" : "") +
+                                 (o.entry_mirror ? "; this entry mirrored" : "") + ")");
 }
 
 // Splits [begin, end) into pieces of about `target` bytes, each ending after a line end.
@@ -155,8 +210,9 @@ struct DenseCursor {
   }
 };
 
-// Runs fn(chunk index) for every chunk on `threads` threads (the caller's included),
-// chunks taken in order from a shared counter. False if fn ran out of memory.
+// Runs fn(chunk index) for every chunk on up to `threads` threads (the caller's included;
+// threads the system refuses to start are done without), chunks taken in order from a
+// shared counter. False if fn ran out of memory.
 template <class Fn>
 bool for_each_chunk(size_t chunks, unsigned threads, Fn fn) {
   std::atomic<size_t> next{0};
@@ -171,16 +227,17 @@ bool for_each_chunk(size_t chunks, unsigned threads, Fn fn) {
     }
   };
   std::vector<std::jthread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  try {
+    pool.reserve(threads);
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  } catch (const std::exception&) {  // std::system_error or std::bad_alloc: fewer threads
+  }
   work();
   pool.clear();  // joins
   return !out_of_memory;
 }
 
-}  // namespace
-
-Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view name,
-                                      const MatrixMarketReadOptions& options) {
+Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const MatrixMarketReadOptions& options) {
   auto header = detail::parse_matrix_market_header(text, name);
   if (!header) return header.error();
   const MatrixMarketHeader& h = *header;
@@ -195,17 +252,22 @@ Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view na
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = unsigned(std::max<size_t>(1, std::min<size_t>(threads, chunks.size())));
 
-  // Room for the entries: each needs a line, so a chunk holds at most its line count (and
-  // the file at most the declared count): memory follows the text, not the header.
+  // Room for the entries: each needs a line that is neither blank nor a comment, and each
+  // such line is an entry or an error, so chunk i's entries start where the lines before
+  // it end and take at most its own lines, within the declared count: memory follows the
+  // text, not the header. A text with fewer such lines than declared cannot succeed: it is
+  // parsed without storing anything, for its first problem in file order.
   std::vector<int64_t> lines(chunks.size());
-  for_each_chunk(chunks.size(), threads, [&](size_t i) {
-    const int64_t breaks = std::count_if(chunks[i].begin, chunks[i].end, [](char ch) { return detail::is_eol(ch); });
-    lines[i] = std::min<int64_t>(breaks + 1, h.entries);
-  });
+  for_each_chunk(chunks.size(), threads,
+                 [&](size_t i) { lines[i] = entry_lines(chunks[i].begin, chunks[i].end); });
+  int64_t text_entries = 0;
+  for (int64_t n : lines) text_entries += n;
+  const bool store = text_entries >= h.entries;
   int64_t capacity = 0;
   for (size_t i = 0; i < chunks.size(); ++i) {
     chunks[i].first = capacity;
-    capacity += lines[i];
+    chunks[i].limit = store ? std::min(lines[i], h.entries - capacity) : h.entries;
+    if (store) capacity += chunks[i].limit;
   }
 
   CooMatrix m;
@@ -221,14 +283,14 @@ Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view na
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
-  const Out out{m.row_indices.data(), m.col_indices.data(), m.real_values.data(), m.integer_values.data()};
+  const Out out{m.row_indices.data(), m.col_indices.data(), m.real_values.data(), m.integer_values.data(), store};
 
   // Parse.
   std::mutex progress_mutex;
   uint64_t done_bytes = 0;
   const uint64_t total_bytes = uint64_t(data_end - data);
   const bool parsed = for_each_chunk(chunks.size(), threads, [&](size_t i) {
-    parse_chunk(h, chunks[i], h.entries, out);
+    parse_chunk(h, chunks[i], chunks[i].limit, out);
     if (options.progress) {
       std::lock_guard lock(progress_mutex);
       done_bytes += uint64_t(chunks[i].end - chunks[i].begin);
@@ -299,9 +361,16 @@ Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view na
     }
   }
 
-  if (options.expand_symmetry) expand_symmetry(m);
-  if (options.sum_duplicates) sum_duplicates(m);
+  if (const auto o = detail::expand_and_sum(m, options.expand_symmetry, options.sum_duplicates))
+    return overflow_error(h, text, name, *o);
   return m;
+}
+
+}  // namespace
+
+Result<CooMatrix> parse_matrix_market(std::string_view text, std::string_view name,
+                                      const MatrixMarketReadOptions& options) {
+  return detail::no_throw(name, [&] { return parse_text(text, name, options); });
 }
 
 }  // namespace vkprim::sparse

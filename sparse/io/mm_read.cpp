@@ -1,6 +1,8 @@
 // Getting Matrix Market text into memory: whole files and streams, gzip inflated.
 #include <vkprim/sparse/matrix_market.hpp>
 
+#include "reader_support.hpp"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -88,11 +90,11 @@ Result<CooMatrix> parse_bytes(Bytes bytes, std::string_view name, const MatrixMa
 
 Result<CooMatrix> read_matrix_market(const std::filesystem::path& path,
                                      const MatrixMarketReadOptions& options) {
-  const std::string name = path.string();
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(name.c_str(), "rb"), &std::fclose);
-  if (!f) return make_error(Errc::io_error, name + ": cannot open (" + std::strerror(errno) + ")");
-  Bytes bytes;
-  try {
+  return detail::no_throw(path.native(), [&]() -> Result<CooMatrix> {
+    const std::string name = path.string();
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(name.c_str(), "rb"), &std::fclose);
+    if (!f) return make_error(Errc::io_error, name + ": cannot open (" + std::strerror(errno) + ")");
+    Bytes bytes;
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     bytes.reserve(ec ? size_t(1) << 20 : size_t(size) + 1);
@@ -104,15 +106,13 @@ Result<CooMatrix> read_matrix_market(const std::filesystem::path& path,
     }
     if (std::ferror(f.get())) return make_error(Errc::io_error, name + ": read failed");
     return parse_bytes(std::move(bytes), name, options);
-  } catch (const std::bad_alloc&) {
-    return make_error(Errc::out_of_host_memory, name + ": file does not fit in host memory");
-  }
+  });
 }
 
 Result<CooMatrix> read_matrix_market(std::istream& in, std::string_view name,
                                      const MatrixMarketReadOptions& options) {
-  Bytes bytes;
-  try {
+  return detail::no_throw(name, [&]() -> Result<CooMatrix> {
+    Bytes bytes;
     bytes.reserve(size_t(1) << 20);
     while (in) {
       if (bytes.size == bytes.capacity) bytes.reserve(bytes.capacity * 2);
@@ -121,9 +121,7 @@ Result<CooMatrix> read_matrix_market(std::istream& in, std::string_view name,
     }
     if (in.bad()) return make_error(Errc::io_error, std::string(name) + ": read failed");
     return parse_bytes(std::move(bytes), name, options);
-  } catch (const std::bad_alloc&) {
-    return make_error(Errc::out_of_host_memory, std::string(name) + ": input does not fit in host memory");
-  }
+  });
 }
 
 }  // namespace vkprim::sparse

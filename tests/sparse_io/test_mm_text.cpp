@@ -9,9 +9,6 @@
 #include <random>
 #include <vector>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
-
 using namespace vkprim;
 using namespace vkprim::sparse;
 using namespace vkprim::test;
@@ -130,18 +127,14 @@ TEST_CASE("a header that lies about its size allocates only what the text holds"
   const std::string overflow = "%%MatrixMarket matrix array real general\n9223372036854775807 9223372036854775807\n";
   // In a child limited to 256 MiB of address space, so a reservation sized by the header fails.
   for (const std::string& text : {coordinate, dense, overflow}) {
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-      rlimit limit{rlim_t(256) << 20, rlim_t(256) << 20};
-      setrlimit(RLIMIT_AS, &limit);
-      auto r = parse(text, 0, 1);
-      _exit(!r.ok() && r.error().code == Errc::parse_error ? 0 : 1);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
+    const ChildResult child = run_in_child(
+        [&] {
+          auto r = parse(text, 0, 1);
+          return !r.ok() && r.error().code == Errc::parse_error ? 0 : 1;
+        },
+        uint64_t(256) << 20);
+    CHECK(child.exited);
+    CHECK(child.code == 0);
   }
   CHECK(error_of(coordinate) == "t.mtx:5: expected 1000000000000 entries (from the size line), found 2: the file ends early");
   CHECK(error_of(overflow) == "t.mtx:2: expected at most 2^63 - 1 array values, found a larger size");

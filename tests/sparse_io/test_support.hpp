@@ -16,6 +16,9 @@
 #include <string>
 #include <utility>
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace vkprim::test {
@@ -59,6 +62,37 @@ inline std::string read_text(const fs::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// How a child process ended.
+struct ChildResult {
+  bool exited = false;  // exited normally, with `code`
+  int code = -1;
+  int signal = 0;       // or was killed by this signal (SIGALRM: ran past its time)
+};
+
+// Runs fn() (returning the exit code) in a forked child, under an address-space limit when
+// `address_space` is not 0, killed after `seconds`. The child must not use Catch macros.
+template <class Fn>
+ChildResult run_in_child(Fn&& fn, uint64_t address_space = 0, unsigned seconds = 60) {
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return {};
+  if (pid == 0) {
+    ::alarm(seconds);
+    if (address_space) {
+      const rlimit limit{rlim_t(address_space), rlim_t(address_space)};
+      ::setrlimit(RLIMIT_AS, &limit);
+    }
+    ::_exit(fn());
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ChildResult r;
+  r.exited = WIFEXITED(status);
+  r.code = r.exited ? WEXITSTATUS(status) : -1;
+  r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  return r;
 }
 
 inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }

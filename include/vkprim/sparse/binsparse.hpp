@@ -4,23 +4,38 @@
 // docs/matrix-files.md.
 //
 // Errors: Errc::io_error when the file cannot be opened, read or written; Errc::parse_error
-// for malformed descriptors or arrays (message names the file and the key or dataset);
-// Errc::unsupported for valid files vkprim does not handle (complex values, tensors of
-// rank > 2); Errc::invalid_argument when a matrix does not fit the requested index type.
+// for malformed descriptors or arrays and for corrupt HDF5 files (message names the file and
+// the key, dataset or byte offset); Errc::unsupported for valid files vkprim does not handle
+// (complex values, tensors of rank > 2, the HDF5 features listed in docs/matrix-files.md);
+// Errc::limit_exceeded for a dense matrix above BinsparseReadOptions::max_dense_entries;
+// Errc::invalid_argument when a matrix does not fit the requested index type.
+//
+// Reading never crashes on a corrupt file: the reader decodes the HDF5 structures and data
+// it needs itself, with bounds checks, and leaves libhdf5 only the chunk indexes of the HDF5
+// 1.10 format, read through a driver that checks every range. Memory follows the file's
+// bytes: a dataset must store its elements (at most zlib's 1032:1 when deflated).
 #pragma once
 
 #include <vkprim/error.hpp>
 #include <vkprim/sparse/coo.hpp>
 #include <vkprim/sparse/matrix_market.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
+#include <string_view>
 
 namespace vkprim::sparse {
 
 struct BinsparseReadOptions {
   bool expand_symmetry = false;  // as MatrixMarketReadOptions
   bool sum_duplicates = false;
+  // Dense formats (DMAT, DMATR, DMATC, DVEC) store no indices, and with an iso value one
+  // value for every cell, so a tiny file can describe any number of entries. A dense matrix
+  // of more entries than this is refused (Errc::limit_exceeded); raise it to read one. The
+  // default, 2^26, is an 8192 x 8192 matrix: 1.5 GiB of CooMatrix arrays.
+  int64_t max_dense_entries = int64_t(1) << 26;
 };
 
 // Reads COO/COOR/COOC, CSR, CSC, DCSR, DCSC, DMAT/DMATR/DMATC (every value becomes a stored
@@ -31,6 +46,10 @@ struct BinsparseReadOptions {
 // reads as a pattern matrix. Unknown descriptor keys are ignored.
 Result<CooMatrix> read_binsparse(const std::filesystem::path& path,
                                  const BinsparseReadOptions& options = {});
+
+// As read_binsparse, from a whole HDF5 file held in memory; `name` names it in errors.
+Result<CooMatrix> parse_binsparse(std::span<const std::byte> image, std::string_view name,
+                                  const BinsparseReadOptions& options = {});
 
 enum class BinsparseFormat : uint8_t { coo, csr, csc };
 enum class IndexWidth : uint8_t { i32, i64 };

@@ -70,21 +70,26 @@ Status validate(const CooMatrix& m);
 // Makes a symmetric, skew-symmetric or hermitian matrix general: each stored off-diagonal
 // entry is followed by its mirror (negated for skew-symmetric); diagonal entries are not
 // duplicated. Entries stored in both triangles (allowed, if unusual) yield duplicates.
-// No-op for general matrices. Requires validate(m).ok().
-void expand_symmetry(CooMatrix& m);
+// No-op for general matrices. Requires validate(m).ok(). Errc::invalid_argument when a
+// skew-symmetric integer entry holds -2^63 (its mirror does not fit int64_t);
+// Errc::out_of_host_memory when the expanded arrays do not fit. On error m is unchanged.
+Status expand_symmetry(CooMatrix& m);
 
 // Sorts entries by (row, column) and merges duplicates, summing their values in input
 // order (Eigen's setFromTriplets rule; pattern duplicates collapse to one entry).
-// Requires validate(m).ok(). Integer sums wrap as two's complement on overflow.
-void sum_duplicates(CooMatrix& m);
+// Requires validate(m).ok(). Errc::invalid_argument when an integer sum leaves the signed
+// 64-bit range (never wraps); Errc::out_of_host_memory. On error m is unchanged.
+Status sum_duplicates(CooMatrix& m);
 
 // CSR of m: columns sorted within each row; duplicates kept in input order, or summed as
-// sum_duplicates() does when `sum` is true. Symmetry is carried over, not expanded.
-// Requires validate(m).ok(); Errc::out_of_host_memory when rows + 1 offsets do not fit.
+// sum_duplicates() does when `sum` is true (with its errors). Symmetry is carried over, not
+// expanded. Requires validate(m).ok(); Errc::out_of_host_memory when rows + 1 offsets or
+// the entries do not fit.
 Result<CsrMatrix> to_csr(const CooMatrix& m, bool sum);
 
-// The entries of a CSR matrix in row-major order. Requires a well-formed `m`.
-CooMatrix to_coo(const CsrMatrix& m);
+// The entries of a CSR matrix in row-major order. Requires a well-formed `m`;
+// Errc::out_of_host_memory when they do not fit.
+Result<CooMatrix> to_coo(const CsrMatrix& m);
 
 // Exchanges rows and columns (entry order unchanged). A stored triangle moves to the
 // other triangle; symmetry metadata is kept.

@@ -19,7 +19,8 @@ enum class FileFormat : uint8_t { matrix_market, binsparse };
 Result<FileFormat> format_of(const std::filesystem::path& path);
 
 // Reads any supported file. Options beyond expand/sum/threads/progress apply to Matrix
-// Market only. Errors as read_matrix_market / read_binsparse.
+// Market only; Binsparse files get BinsparseReadOptions' other defaults (call
+// read_binsparse to raise max_dense_entries). Errors as read_matrix_market / read_binsparse.
 Result<CooMatrix> read_matrix_file(const std::filesystem::path& path, const MatrixMarketReadOptions& options = {});
 
 struct MatrixFileWriteOptions {
