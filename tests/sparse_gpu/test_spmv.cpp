@@ -1163,7 +1163,7 @@ void check_shared(const test::fs::path& dir) {
       WARN(path.filename().string() << ": skipped: " << m.error().message);
       continue;
     }
-    expand_symmetry(*m);
+    REQUIRE(expand_symmetry(*m).ok());
     if (m->nnz() > kMaxSharedNnz) {
       WARN(path.filename().string()
            << ": skipped (" << m->nnz() << " entries > " << kMaxSharedNnz << ")");

@@ -6,6 +6,8 @@
 //  - symmetry expansion and duplicate summation as read options equal the calls.
 #include <vkprim/sparse/binsparse.hpp>
 
+#include "fuzz_support.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -16,13 +18,7 @@ using namespace vkprim::sparse;
 
 namespace {
 
-bool same(const CooMatrix& a, const CooMatrix& b) {
-  return a.rows == b.rows && a.cols == b.cols && a.field == b.field && a.symmetry == b.symmetry &&
-         a.row_indices == b.row_indices && a.col_indices == b.col_indices && a.integer_values == b.integer_values &&
-         a.real_values.size() == b.real_values.size() &&
-         (a.real_values.empty() ||
-          std::memcmp(a.real_values.data(), b.real_values.data(), a.real_values.size() * sizeof(double)) == 0);
-}
+using fuzz::same;
 
 }  // namespace
 

@@ -79,7 +79,7 @@ void register_info(CLI::App& app, Action& action) {
       if (!m) return report(m.error());
       const int64_t stored = m->nnz();
       const Symmetry symmetry = m->symmetry;
-      expand_symmetry(*m);
+      if (auto expanded = expand_symmetry(*m); !expanded) return report(expanded.error());
       const RowStats s = row_stats(*m);
       if (json) {
         nlohmann::json hist = nlohmann::json::array();
