@@ -66,7 +66,7 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   // Subgroup-layer variants lay their tiles out by gl_SubgroupID and gl_SubgroupSize, which
   // holds only when every subgroup is full: required wherever the device can promise it, which
   // it can for workgroups of a multiple of the largest subgroup size it may run.
-  if ((desc.full_subgroups || blob.subgroup) && ctx.caps.compute_full_subgroups) {
+  if (blob.subgroup && ctx.caps.compute_full_subgroups) {
     const uint32_t unit = desc.required_subgroup_size
                               ? desc.required_subgroup_size
                               : std::max(ctx.caps.subgroup_size, ctx.caps.max_subgroup_size);
@@ -110,7 +110,7 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   cci.stage.module = module;
   cci.stage.pName = "main";
   cci.stage.pSpecializationInfo = &spec;
-  if ((desc.full_subgroups || blob.subgroup) && ctx.caps.compute_full_subgroups)
+  if (blob.subgroup && ctx.caps.compute_full_subgroups)
     cci.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   if (desc.required_subgroup_size) {
     sgsize.requiredSubgroupSize = desc.required_subgroup_size;
@@ -130,13 +130,12 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
 
 Result<Pipeline> Pipeline::create_variant(const ContextImpl& ctx, std::string variant,
                                           uint32_t push_bytes, uint32_t workgroup_size,
-                                          uint32_t items, bool full_subgroups) {
+                                          uint32_t items) {
   PipelineDesc d;
   d.variant = std::move(variant);
   d.push_bytes = push_bytes;
   d.workgroup_size = workgroup_size;
   d.items = items;
-  d.full_subgroups = full_subgroups;
   return create(ctx, d);
 }
 

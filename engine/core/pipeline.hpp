@@ -23,7 +23,6 @@ struct PipelineDesc {
   uint32_t items = 1;
   std::vector<uint32_t> extra_spec;   // constant_id 2, 3, ...
   uint32_t required_subgroup_size = 0; // 0: the driver's choice
-  bool full_subgroups = false;         // request full subgroups where the device supports it
   std::string variant;                 // or a variant by name (as in shaders/CMakeLists.txt)
 };
 
@@ -33,7 +32,7 @@ class Pipeline {
   // The common case: a variant by name, no extra specialization constants.
   static Result<Pipeline> create_variant(const ContextImpl& ctx, std::string variant,
                                          uint32_t push_bytes, uint32_t workgroup_size,
-                                         uint32_t items, bool full_subgroups = false);
+                                         uint32_t items);
 
   Pipeline() = default;
   Pipeline(Pipeline&& o) noexcept;

@@ -256,12 +256,12 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
     const bool sg = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                     (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT);
     auto up = Pipeline::create_variant(*plan->ctx, std::string("select_upsweep_") + to_string(type), kSelectUpsweepPushBytes,
-                            plan->wg, plan->items, false);
+                            plan->wg, plan->items);
     if (!up) return up.error();
     plan->upsweep = std::move(*up);
     if (by_key) {
       auto sc = Pipeline::create_variant(*plan->ctx, std::string("select_scatter_") + to_string(type) + (sg ? "_sg" : "_wg"),
-                                         kSelectScatterPushBytes, plan->wg, plan->items, sg);
+                                         kSelectScatterPushBytes, plan->wg, plan->items);
       if (!sc) return sc.error();
       plan->scatter = std::move(*sc);
       return plan_with_scan(context, std::move(plan), o, true);
@@ -270,11 +270,11 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
                   "select_tiles packs a lane's selection bits into one word, and counts runs "
                   "of ITEMS bits within whole bitmask words");
     auto single = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_") + to_string(type) + (sg ? "_sg" : "_wg"),
-                                           kSelectTilesPushBytes, plan->wg, plan->items, sg);
+                                           kSelectTilesPushBytes, plan->wg, plan->items);
     if (!single) return single.error();
     plan->single = std::move(*single);
     auto part = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_partition_") + to_string(type) + (sg ? "_sg" : "_wg"),
-                                         kSelectTilesPushBytes, plan->wg, plan->items, sg);
+                                         kSelectTilesPushBytes, plan->wg, plan->items);
     if (!part) return part.error();
     plan->partition_single = std::move(*part);
     auto fill = Fill::create(context);
@@ -283,7 +283,7 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
     if (o.spin_limit) plan->spin_limit = o.spin_limit;
     plan->stall_period = o.debug_stall_period;
   } else {
-    auto t = Pipeline::create_variant(*plan->ctx, "select_total", kSelectTotalPushBytes, 1, 1, false);
+    auto t = Pipeline::create_variant(*plan->ctx, "select_total", kSelectTotalPushBytes, 1, 1);
     if (!t) return t.error();
     plan->total = std::move(*t);
   }

@@ -71,7 +71,7 @@ struct ScanPlan {
                         uint32_t pass_items, uint32_t pass_wg = 0) const {
     return Pipeline::create_variant(
         *ctx, std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg"),
-        push_bytes, pass_wg ? pass_wg : wg, pass_items, subgroup);
+        push_bytes, pass_wg ? pass_wg : wg, pass_items);
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {

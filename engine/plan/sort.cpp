@@ -530,7 +530,6 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     detail::PipelineDesc d;
     d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + (t.subgroup ? "_sg" : "_wg") + suffix;
     d.push_bytes = push_bytes;
-    d.full_subgroups = t.subgroup;
     d.extra_spec = {t.subgroup ? t.rank_words : 0u, plan->key_flags};
     return on_tiles(d, t, out);
   };
@@ -592,7 +591,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
                        caps.max_subgroup_size <= offsets_wg;
   auto offsets = detail::Pipeline::create_variant(*plan->ctx, sg_scan ? "radix_offsets_sg" : "radix_offsets_wg",
                                                   detail::kRadixOffsetsPushBytes, offsets_wg,
-                                                  detail::tuning::kRadixOffsetsItems, sg_scan);
+                                                  detail::tuning::kRadixOffsetsItems);
   if (!offsets) return offsets.error();
   plan->offsets = std::move(*offsets);
   // The *_wide passes (64-bit offsets; 1 KiB more shared memory in the ranking), where a sort of
@@ -619,7 +618,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     }
     auto ow = detail::Pipeline::create_variant(
         *plan->ctx, sg_scan ? "radix_offsets_sg_wide" : "radix_offsets_wg_wide",
-        detail::kRadixOffsetsPushBytes, offsets_wg, detail::tuning::kRadixOffsetsItems, sg_scan);
+        detail::kRadixOffsetsPushBytes, offsets_wg, detail::tuning::kRadixOffsetsItems);
     if (!ow) return ow.error();
     plan->offsets_wide = std::move(*ow);
   }

@@ -766,15 +766,14 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!(nnz_tiles ? plan->has_nnz() : plan->has_merge())) continue;
       auto part = detail::Pipeline::create_variant(
           ctx, std::string(nnz_tiles ? "spmv_partition_nnz_" : "spmv_partition_") + rp,
-          detail::kSpmvPartitionPushBytes, tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems,
-          false);
+          detail::kSpmvPartitionPushBytes, tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
       if (!part) return part.error();
       (nnz_tiles ? plan->nnz_partition[w] : plan->partition[w]) = std::move(*part);
     }
     if (plan->has_tiles()) {
       auto tiles = detail::Pipeline::create_variant(
           ctx, "spmv_tiles_" + t + "_" + rp + (plan->subgroup ? "_sg" : "_wg"),
-          detail::kSpmvTilesPushBytes, plan->wg, plan->items, plan->subgroup);
+          detail::kSpmvTilesPushBytes, plan->wg, plan->items);
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
     }
@@ -786,7 +785,6 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       d.push_bytes = detail::kSpmvRowsPushBytes;
       d.workgroup_size = tuning::kSpmvRowsWorkgroup;
       d.items = 1;
-      d.full_subgroups = rows_subgroup;
       if (rows_subgroup && caps.subgroup_size_control &&
           caps.min_subgroup_size != caps.max_subgroup_size)
         d.required_subgroup_size = sg_size;
@@ -797,8 +795,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     if (plan->has_stream()) {
       auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,
                                                  detail::kSpmvStreamPushBytes,
-                                                 tuning::kSpmvStreamWorkgroup, plan->stream_items,
-                                                 false);
+                                                 tuning::kSpmvStreamWorkgroup, plan->stream_items);
       if (!sk) return sk.error();
       plan->stream_kernel[w] = std::move(*sk);
     }
@@ -806,27 +803,24 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       // The lists walk the row pointer as the statistics pass does, in the same tiles.
       auto li = detail::Pipeline::create_variant(ctx, "spmv_list_" + rp, detail::kSpmvListPushBytes,
                                                  tuning::kSpmvStatsWorkgroup,
-                                                 tuning::kSpmvStatsItems, false);
+                                                 tuning::kSpmvStatsItems);
       if (!li) return li.error();
       plan->list_kernel[w] = std::move(*li);
       auto lk = detail::Pipeline::create_variant(ctx, "spmv_long_" + t + "_" + rp,
                                                  detail::kSpmvLongPushBytes,
-                                                 tuning::kSpmvLongWorkgroup, tuning::kSpmvLongItems,
-                                                 false);
+                                                 tuning::kSpmvLongWorkgroup, tuning::kSpmvLongItems);
       if (!lk) return lk.error();
       plan->long_kernel[w] = std::move(*lk);
     }
     auto st = detail::Pipeline::create_variant(ctx, "spmv_stats_" + rp, detail::kSpmvStatsPushBytes,
-                                               tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems,
-                                               false);
+                                               tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems);
     if (!st) return st.error();
     plan->stats[w] = std::move(*st);
   }
   plan->rows_subgroup = rows_subgroup;
   if (plan->has_tiles()) {
     auto fix = detail::Pipeline::create_variant(ctx, "spmv_fixup_" + t, detail::kSpmvFixupPushBytes,
-                                                tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems,
-                                                false);
+                                                tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
     if (!fix) return fix.error();
     plan->fixup = std::move(*fix);
   }
