@@ -54,8 +54,8 @@ void same_as_max(Runtime& rt, uint64_t max, const std::vector<uint64_t>& out_wor
     }
 }
 
-BufferView first(const Buffer& b, uint64_t words) { return b.view().sub(0, words * 4); }
-BufferView first(const BufferView& b, uint64_t words) { return b.sub(0, words * 4); }
+// The first `words` u32 words of a buffer.
+BufferView first(BufferView b, uint64_t words) { return b.sub(0, words * 4); }
 
 }  // namespace
 
