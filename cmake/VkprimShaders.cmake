@@ -1,6 +1,7 @@
 # Build-time shader pipeline: every compute shader variant is compiled by glslangValidator,
 # validated by spirv-val and embedded in the library as a uint32_t array, so nothing is read
-# from disk at run time. Includes under shaders/common/ are tracked through glslang's depfile.
+# from disk at run time. Includes (shaders/common/ and
+# a family's own) are tracked through glslang's depfile.
 #
 #   vkprim_shader(<id> SOURCE <file.comp> [DEFINES NAME=VALUE ...])
 #       declares one SPIR-V variant; <id> becomes vkprim::detail::Shader::<id>.
@@ -15,7 +16,8 @@ set_property(GLOBAL PROPERTY VKPRIM_SHADER_IDS "")
 
 function(vkprim_shader id)
   cmake_parse_arguments(S "" "SOURCE" "DEFINES" ${ARGN})
-  set(src "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
+  # SOURCE is relative to the list file that declares the variant (shaders/<family>/).
+  set(src "${CMAKE_CURRENT_LIST_DIR}/${S_SOURCE}")
   set(outdir "${CMAKE_BINARY_DIR}/shaders/spirv")
   set(spv "${outdir}/${id}.spv")
   set(hdr "${outdir}/${id}.spv.h")
@@ -23,7 +25,7 @@ function(vkprim_shader id)
   foreach(d IN LISTS S_DEFINES VKPRIM_SHADER_EXTRA_DEFINES)
     list(APPEND defs "-D${d}")
   endforeach()
-  set(common -V --target-env ${VKPRIM_SPIRV_ENV} -I${CMAKE_CURRENT_SOURCE_DIR}/common ${defs})
+  set(common -V --target-env ${VKPRIM_SPIRV_ENV} -I${PROJECT_SOURCE_DIR}/shaders/common ${defs})
   add_custom_command(
     OUTPUT "${spv}" "${hdr}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${outdir}"

@@ -50,10 +50,10 @@ struct ScanOptions {
   // f32/f64 sums only: compensated (Kahan-Babuska) summation, error ~ n·eps² instead of n·eps.
   bool compensated = false;
   // Use subgroup operations where the device has them and they are the faster path
-  // (engine/plan/tuning.hpp: all but 8-byte values on NVIDIA); otherwise, or when false, shared
+  // (engine/scan/policy.hpp: all but 8-byte values on NVIDIA); otherwise, or when false, shared
   // memory only (also the path for devices without subgroup arithmetic).
   bool use_subgroup_ops = true;
-  // Tuning aid: the subgroup layer wherever the device has it, even where tuning.hpp prefers
+  // Tuning aid: the subgroup layer wherever the device has it, even where its policy prefers
   // shared memory for the vendor (ignored when use_subgroup_ops is false).
   bool force_subgroup_ops = false;
   // Testing aids for the single-pass look-back: tiles whose id % stall_period is
@@ -62,7 +62,7 @@ struct ScanOptions {
   uint32_t debug_stall_period = 0;
   uint32_t spin_limit = 0;
   // Tuning aid: reduce-then-scan and reduce split the tiles into at most this many contiguous
-  // ranges, one per workgroup (0: engine/plan/tuning.hpp's default). Results stay
+  // ranges, one per workgroup (0: engine/scan/policy.hpp's default). Results stay
   // deterministic for a given value; sums of floats may differ between values.
   uint32_t range_groups = 0;
 };

@@ -1,4 +1,4 @@
-// LSD radix sort (stable), keys only or key-value pairs. Implementation: engine/plan/sort.cpp.
+// LSD radix sort (stable), keys only or key-value pairs. Implementation: engine/sort/sort.cpp.
 //
 // Keys: u32 i32 f32 u64 i64 f64. Signed and float keys are sorted by bit transformation:
 // floats in IEEE total order, -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (so -0.0 sorts
@@ -32,7 +32,7 @@
 //   fallback), so it needs no forward-progress guarantee. At most 2^30 - 1 keys (30-bit counts
 //   in the state words); for more, the object sorts by reduce-then-scan.
 // - automatic: decided per call from n (or from the maximum of a Count::on_device), by one
-//   function, choose_algorithm in engine/plan/sort.cpp. On CPU devices (lavapipe)
+//   function, choose_algorithm in engine/sort/sort.cpp. On CPU devices (lavapipe)
 //   reduce-then-scan, which never waits on another workgroup. On GPUs onesweep (fewer
 //   dispatches, one read of the keys a pass) up to a key count and reduce-then-scan (a lighter
 //   downsweep, and for keys alone tiles that let more workgroups run at once) beyond:
@@ -41,7 +41,7 @@
 //     8-byte keys with values: onesweep at every size it takes;
 //     4-byte keys with values, and 8-byte keys alone: onesweep at every size it takes, except
 //       on GPUs with high memory bandwidth per SM (where reduce-then-scan's second read of the
-//       keys is cheap; engine/plan/tuning.hpp, radix_bandwidth_rich, recognizes them by device
+//       keys is cheap; engine/sort/policy.hpp, radix_bandwidth_rich, recognizes them by device
 //       name), which take onesweep up to 2^22 keys.
 //   RadixSort::algorithm(n, pairs) says which a call runs.
 // The rank, where the device has subgroup ballots, arithmetic and shuffles (and
@@ -54,7 +54,7 @@
 // subgroups; keys-only reduce-then-scan sorts rank tiles of 384 x 9 keys of 4 bytes or 384 x 8
 // of 8 bytes, whose fewer registers let more workgroups run at once). Otherwise, or without
 // subgroup operations, 2-bit split scans in shared memory instead (Satish, Harris & Garland
-// 2009). Both algorithms use the same ranking code (shaders/common/radix_rank.glsl).
+// 2009). Both algorithms use the same ranking code (shaders/sort/radix_rank.glsl).
 // Large sorts on GPUs rank larger tiles with the subgroup ranking, where they fit: their longer
 // runs per digit write fewer partial memory sectors and leave fewer tiles to count, which pays
 // for the lower occupancy once the sort is large. 4-byte keys alone: 384 x 18, staged and
@@ -62,7 +62,7 @@
 // reduce-then-scan and from 2^21 by onesweep. Pairs by onesweep, except on GPUs with high memory
 // bandwidth per SM: 768 x 12 from 2^24 keys (2^21 where key and value take more than 8 bytes).
 // SortOptions::debug_large_tiles_from moves the threshold; RadixSort::tile_keys says which tile
-// a call ranks; engine/plan/tuning.hpp lists the shapes and the reason for each.
+// a call ranks; engine/sort/policy.hpp lists the shapes and the reason for each.
 //
 // Counts: any n the device's buffers hold. From 2^32 keys on the sort runs reduce-then-scan with
 // 64-bit key counts, offsets and positions (the *_wide builds of its passes, created only where
@@ -125,7 +125,7 @@ struct SortOptions {
 
 namespace detail {
 struct SortPlan;
-struct SortInternals;  // the library's own users of the plan (engine/pass/sort.hpp)
+struct SortInternals;  // the library's own users of the plan (engine/sort/pass.hpp)
 }
 
 class RadixSort {

@@ -14,7 +14,7 @@
 layout(local_size_x_id = 0) in;
 #if defined(FIXED_ITEMS)
 // Passes that keep per-item arrays in registers fix ITEMS at compile time (set per variant in
-// shaders/CMakeLists.txt, matching engine/plan/tuning.hpp), and mark every loop over items
+// a family's variants.cmake, matching its engine/<family>/policy.hpp), and mark every loop over items
 // [[unroll]], so that no array is indexed dynamically (which puts it in slow local memory):
 // unrolled loops keep the per-item arrays in registers. A compiler may otherwise leave such a
 // loop rolled, with its arrays in local memory ("Local Memory Size" in

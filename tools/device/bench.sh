@@ -7,7 +7,7 @@
 #          the non-glibc libraries `ldd build-release/vkprim` lists -> .device/lib (HDF5 & co.)
 #          cp ../shared/matrices/real/*.mtx .device/real/
 #          for `tests`: mkdir -p .device/t .device/layer
-#            cp build-release/tests/{engine,sort}_tests build-release/tests/sparse_gpu/sparse_gpu_tests .device/t/
+#            cp build-release/tests/{engine,sort,sparse_gpu}_tests .device/t/
 #            cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so \
 #               /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json .device/layer/
 #            (xz -9 the binaries and the layer's library if the tree would pass 64 MiB)

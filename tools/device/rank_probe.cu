@@ -1,5 +1,5 @@
-// rank_probe: vkprim's reduce-then-scan downsweep (shaders/radix_downsweep.comp with
-// shaders/common/radix_rank.glsl, subgroup build, 32-bit keys alone) written line for line in
+// rank_probe: vkprim's reduce-then-scan downsweep (shaders/sort/radix_downsweep.comp with
+// shaders/sort/radix_rank.glsl, subgroup build, 32-bit keys alone) written line for line in
 // CUDA, so that the same algorithm can be timed beside CUB and profiled with Nsight Compute,
 // which does not profile Vulkan. A diagnostic for the GPU machine, not part of vkprim:
 //   bash tools/device/bench.sh probe [ncu V]   (on the GPU machine), or by hand:

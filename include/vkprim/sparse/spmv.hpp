@@ -60,7 +60,7 @@
 // the nonzero tiles (no empty row) or the merge path; on GPUs, 4-byte values on 2^20 rows or more
 // with no empty row and a mean row length above 12 take the nonzero tiles (on such rows they are
 // faster than the split kernel in f32, not in f64). The bound's constants are not tuned on a
-// GPU (sparse/gpu/spmv_pass.hpp). Empty rows are not a veto by themselves: one costs the row kernel
+// GPU (sparse/spmv/pass.hpp). Empty rows are not a veto by themselves: one costs the row kernel
 // a row-pointer read and a y write, as it costs the merge path a merge item; where at least 90 % of
 // the rows are empty the row kernel skips them (SpmvAnalysis::skip_empty_rows: each workgroup
 // lists the non-empty rows of its window first, so no lane group waits on an empty row; the same
@@ -175,7 +175,7 @@ struct SpmvAnalysis {
   // Recommended column blocks (1: none): the row kernel's gathers of x would run faster split
   // into this many blocks of columns (split_columns in csr_build.hpp, then the record() over
   // blocks below). On GPUs, for rows that gather all over an x larger than the cache keeps
-  // beside the streamed matrix (sparse/gpu/spmv_pass.hpp); never on CPU devices.
+  // beside the streamed matrix (sparse/spmv/pass.hpp); never on CPU devices.
   uint32_t column_blocks = 1;
 };
 

@@ -1,0 +1,357 @@
+// Scan, Reduce and SegmentedScan: choosing variants and strategies, laying out temporary
+// storage, and recording the passes with the barriers between them.
+#include "core/call_checks.hpp"
+#include "core/device_count.hpp"
+#include "core/temp_storage.hpp"
+#include "elementwise/pass.hpp"
+#include "scan/pass.hpp"
+#include "scan/policy.hpp"
+
+#include <vkprim/elementwise.hpp>
+#include <vkprim/scan.hpp>
+
+#include <optional>
+#include <string>
+
+namespace vkprim {
+namespace detail {
+
+namespace {
+const char* op_name(ScanOp op) {
+  switch (op) {
+    case ScanOp::sum: return "sum";
+    case ScanOp::min: return "min";
+    case ScanOp::max: return "max";
+  }
+  return "?";
+}
+}  // namespace
+
+struct ScanPlan {
+  const ContextImpl* ctx = nullptr;
+  std::string what;  // "Scan", "Reduce", "SegmentedScan": for messages
+  ValueType type = ValueType::u32;
+  bool segmented = false;
+  bool subgroup = false;
+  ScanStrategy strategy = ScanStrategy::single_pass;  // resolved, for out-of-place calls
+  uint32_t esz = 4, agg_words = 1, items = 16, wg = tuning::kScanWorkgroup;
+  uint32_t spin_limit = tuning::kSpinLimit, stall_period = 0;
+  uint32_t max_range_groups = tuning::kRangeGroups;
+  Pipeline tiles, reduce, partials, ranges, heads;
+  std::optional<Fill> fill;
+  std::optional<Buffer> owned_temp;
+
+  // Tiles of the reduce-then-scan passes (ranges are made of them); the single pass's tiles
+  // (tiles.tile_items(), tuning::scan_single_pass_items) are as large or larger.
+  uint64_t tile_items() const { return uint64_t(wg) * items; }
+  uint64_t tile_count(uint64_t n) const { return (n + tile_items() - 1) / tile_items(); }
+  uint64_t single_tile_count(uint64_t n) const { return (n + tiles.tile_items() - 1) / tiles.tile_items(); }
+  uint32_t range_groups(uint64_t n) const {
+    return uint32_t(std::clamp<uint64_t>(tile_count(n), 1, max_range_groups));
+  }
+  // Single pass: one workgroup per tile, as a 2-D grid when there are more tiles than one
+  // dimension takes (the shader numbers tiles by atomic counter, not by workgroup id).
+  std::pair<uint32_t, uint32_t> single_groups(uint64_t n) const {
+    const uint64_t count = std::max<uint64_t>(single_tile_count(n), 1);
+    const uint64_t x = std::min<uint64_t>(count, ctx->caps.max_workgroup_count[0]);
+    return {uint32_t(x), uint32_t((count + x - 1) / x)};
+  }
+  uint64_t state_bytes(uint64_t n) const { return tile_state_bytes(single_tile_count(n), agg_words); }
+  uint64_t partial_bytes(uint64_t n) const { return align16(uint64_t(range_groups(n)) * agg_words * 4); }
+  uint64_t heads_bytes(uint64_t n) const { return segmented ? align16(n * 4) : 0; }
+  // Temp layout: [head flags (offsets form)] [tile state or range partials].
+  uint64_t temp_bytes(uint64_t n, bool scan) const {
+    uint64_t main = partial_bytes(n);
+    if (scan) main = std::max(main, align16(state_bytes(n)));
+    return heads_bytes(n) + main;
+  }
+
+  // Pass `pass` of this plan's (operator, type, subgroup layer) variant.
+  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg,
+                        uint32_t pass_items, uint32_t pass_wg = 0) const {
+    return Pipeline::create_variant(
+        *ctx, std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg"),
+        push_bytes, pass_wg ? pass_wg : wg, pass_items);
+  }
+
+  Status check_view(const char* name, BufferView v, uint64_t bytes) const {
+    return detail::check_view(what, name, v, bytes, esz);
+  }
+
+  Result<BufferView> resolve_temp(BufferView temp, uint64_t need) const {
+    return detail::resolve_temp(what, temp, owned_temp, need);
+  }
+
+  Status check_count(const Count& c) const {
+    VKPRIM_TRY(check_device_count(c, what, 0xFFFFFFFFull, ~uint64_t(0)));
+    const uint64_t tiles = tile_count(c.n);
+    const uint64_t grid = uint64_t(ctx->caps.max_workgroup_count[0]) * ctx->caps.max_workgroup_count[1];
+    if (tiles >= (uint64_t(1) << 32) || tiles > grid)
+      return make_error(Errc::limit_exceeded, what + ": " + std::to_string(c.n) + " elements exceed the device's dispatch limits");
+    return {};
+  }
+
+  // Records a scan. `heads` nonzero for segmented scans.
+  Status record_scan(VkCommandBuffer cmd, BufferView in, uint64_t heads, BufferView out,
+                     const Count& count, BufferView temp_in, bool exclusive, uint64_t heads_reserved) const {
+    VKPRIM_TRY(check_count(count));
+    const uint64_t n = count.n;
+    VKPRIM_TRY(check_view("input", in, n * esz));
+    VKPRIM_TRY(check_view("output", out, n * esz));
+    const bool in_place = in.address == out.address;
+    if (!in_place && n && in.address < out.address + n * esz && out.address < in.address + n * esz)
+      return make_error(Errc::invalid_argument, what + ": input and output overlap without being the same range");
+    ScanStrategy s = in_place ? ScanStrategy::reduce_then_scan : strategy;
+    auto temp = resolve_temp(temp_in, temp_bytes(n, true));
+    if (!temp) return temp.error();
+    const BufferView work = temp->sub(heads_reserved, temp->size - heads_reserved);
+    const uint64_t count_addr = count_address(count);
+    uint32_t flags = exclusive ? kScanExclusive : 0;
+    if (in.address % 16 == 0 && out.address % 16 == 0 && heads % 16 == 0) flags |= kScanAligned16;
+
+    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and inputs) are done
+    if (!count.is_device() && n == 0) return {};
+    if (s == ScanStrategy::single_pass) {
+      VKPRIM_TRY(fill->record(cmd, work.sub(0, align16(state_bytes(n))), uint32_t(0)));
+      compute_to_compute_barrier(*ctx, cmd);
+      ScanTilesPush p{in.address, out.address, heads, work.address, count_addr, n,
+                      flags, spin_limit, stall_period};
+      const auto [gx, gy] = single_groups(n);
+      tiles.dispatch(cmd, &p, gx, gy);
+      return {};
+    }
+    const uint32_t groups = range_groups(n);
+    ReduceTilesPush r{in.address, heads, work.address, count_addr, n, groups, flags};
+    reduce.dispatch(cmd, &r, groups);
+    compute_to_compute_barrier(*ctx, cmd);
+    ScanPartialsPush sp{work.address, 0, groups};
+    partials.dispatch(cmd, &sp, 1);
+    compute_to_compute_barrier(*ctx, cmd);
+    ScanRangesPush sr{in.address, out.address, heads, work.address, count_addr, n, groups, flags};
+    ranges.dispatch(cmd, &sr, groups);
+    return {};
+  }
+
+  Status record_reduce(VkCommandBuffer cmd, BufferView in, BufferView out, const Count& count,
+                       BufferView temp_in) const {
+    VKPRIM_TRY(check_count(count));
+    const uint64_t n = count.n;
+    VKPRIM_TRY(check_view("input", in, n * esz));
+    VKPRIM_TRY(check_view("output", out, esz));
+    auto temp = resolve_temp(temp_in, temp_bytes(n, false));
+    if (!temp) return temp.error();
+    const uint64_t count_addr = count_address(count);
+    const uint32_t flags = in.address % 16 == 0 ? kScanAligned16 : 0;
+    const uint32_t groups = range_groups(n);
+    compute_to_compute_barrier(*ctx, cmd);
+    ReduceTilesPush r{in.address, 0, temp->address, count_addr, n, groups, flags};
+    reduce.dispatch(cmd, &r, groups);
+    compute_to_compute_barrier(*ctx, cmd);
+    ScanPartialsPush sp{temp->address, out.address, groups};
+    partials.dispatch(cmd, &sp, 1);
+    return {};
+  }
+};
+
+namespace {
+// Builds the plan shared by the three public classes.
+Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* what,
+                                            ValueType type, const std::string& agg,
+                                            const ScanOptions& o, bool need_scan) {
+  const auto& ctx = context.impl();
+  const auto& caps = ctx.caps;
+  auto plan = std::make_unique<ScanPlan>();
+  plan->ctx = &ctx;
+  plan->what = what;
+  plan->type = type;
+  plan->segmented = agg == "segsum";
+  plan->esz = uint32_t(size_of(type));
+  if (type == ValueType::f64 && !caps.shader_float64)
+    return make_error(Errc::unsupported, std::string(what) + "<f64>: the device has no shaderFloat64");
+  const uint32_t t_words = plan->esz / 4;
+  plan->agg_words = agg == "kahan" ? 2 * t_words : agg == "segsum" ? t_words + 1 : t_words;
+  plan->items = tuning::scan_items(plan->agg_words);
+  const bool needs_shuffle = agg == "kahan" || agg == "segsum";
+  plan->subgroup = o.use_subgroup_ops &&
+                   (o.force_subgroup_ops || tuning::scan_prefers_subgroup_ops(caps.vendor_id, plan->esz)) &&
+                   (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                   (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
+                   (!needs_shuffle || (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) &&
+                   (plan->esz == 4 || caps.subgroup_extended_types);
+  if (o.spin_limit) plan->spin_limit = o.spin_limit;
+  plan->stall_period = o.debug_stall_period;
+  if (o.range_groups) plan->max_range_groups = std::min(o.range_groups, caps.max_workgroup_count[0]);
+  plan->strategy = o.strategy;
+  if (o.deterministic) {
+    if (o.strategy == ScanStrategy::single_pass)
+      return make_error(Errc::invalid_argument, std::string(what) + ": the deterministic mode is reduce-then-scan, not single pass");
+    plan->strategy = ScanStrategy::reduce_then_scan;
+  }
+  if (plan->strategy == ScanStrategy::automatic)
+    plan->strategy = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ? ScanStrategy::reduce_then_scan
+                                                                     : ScanStrategy::single_pass;
+  auto reduce = plan->make("reduce_tiles", kReduceTilesPushBytes, agg, plan->items);
+  if (!reduce) return reduce.error();
+  plan->reduce = std::move(*reduce);
+  auto partials = plan->make("scan_partials", kScanPartialsPushBytes, agg, plan->items);
+  if (!partials) return partials.error();
+  plan->partials = std::move(*partials);
+  if (need_scan) {
+    auto tiles = plan->make("scan_tiles", kScanTilesPushBytes, agg,
+                            tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
+                            // at most the device's limit, never below the other passes'
+                            std::max(plan->wg, std::min(tuning::scan_single_pass_workgroup(
+                                                            plan->agg_words),
+                                                        caps.max_workgroup_invocations)));
+    if (!tiles) return tiles.error();
+    plan->tiles = std::move(*tiles);
+    auto ranges = plan->make("scan_ranges", kScanRangesPushBytes, agg, plan->items);
+    if (!ranges) return ranges.error();
+    plan->ranges = std::move(*ranges);
+    auto fill = Fill::create(context);
+    if (!fill) return fill.error();
+    plan->fill = std::move(*fill);
+  }
+  if (plan->segmented) {
+    const auto t = tuning::kSegmentHeads;
+    auto heads = Pipeline::create(ctx, {Shader::segment_heads, kSegmentHeadsPushBytes, t.workgroup_size, t.items});
+    if (!heads) return heads.error();
+    plan->heads = std::move(*heads);
+  }
+  return plan;
+}
+
+Result<std::string> agg_name(const char* what, ValueType type, ScanOp op, const ScanOptions& o) {
+  if (!o.compensated) return std::string(op_name(op));
+  if (op != ScanOp::sum || (type != ValueType::f32 && type != ValueType::f64))
+    return make_error(Errc::invalid_argument, std::string(what) + ": compensated summation is for f32/f64 sums");
+  return std::string("kahan");
+}
+
+}  // namespace
+}  // namespace detail
+
+using detail::ScanPlan;
+
+// ---------------------------------------------------------------------------------------------
+Scan::Scan(std::unique_ptr<ScanPlan> p) : plan_(std::move(p)) {}
+Scan::Scan(Scan&&) noexcept = default;
+Scan& Scan::operator=(Scan&&) noexcept = default;
+Scan::~Scan() = default;
+
+Result<Scan> Scan::create(const Context& ctx, ValueType type, ScanOp op, const ScanOptions& o) {
+  auto agg = detail::agg_name("Scan", type, op, o);
+  if (!agg) return agg.error();
+  auto plan = detail::make_plan(ctx, "Scan", type, *agg, o, true);
+  if (!plan) return plan.error();
+  return Scan(std::move(*plan));
+}
+uint64_t Scan::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, true); }
+Status Scan::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
+ScanStrategy Scan::strategy() const { return plan_->strategy; }
+bool Scan::uses_subgroup_ops() const { return plan_->subgroup; }
+Status Scan::inclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n, BufferView temp) const {
+  return plan_->record_scan(cmd, in, 0, out, n, temp, false, 0);
+}
+Status Scan::exclusive(VkCommandBuffer cmd, BufferView in, BufferView out, Count n, BufferView temp) const {
+  return plan_->record_scan(cmd, in, 0, out, n, temp, true, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+Reduce::Reduce(std::unique_ptr<ScanPlan> p) : plan_(std::move(p)) {}
+Reduce::Reduce(Reduce&&) noexcept = default;
+Reduce& Reduce::operator=(Reduce&&) noexcept = default;
+Reduce::~Reduce() = default;
+
+Result<Reduce> Reduce::create(const Context& ctx, ValueType type, ScanOp op, const ScanOptions& o) {
+  auto agg = detail::agg_name("Reduce", type, op, o);
+  if (!agg) return agg.error();
+  auto plan = detail::make_plan(ctx, "Reduce", type, *agg, o, false);
+  if (!plan) return plan.error();
+  return Reduce(std::move(*plan));
+}
+uint64_t Reduce::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, false); }
+Status Reduce::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
+Status Reduce::record(VkCommandBuffer cmd, BufferView in, BufferView out, Count n, BufferView temp) const {
+  return plan_->record_reduce(cmd, in, out, n, temp);
+}
+
+// ---------------------------------------------------------------------------------------------
+SegmentedScan::SegmentedScan(std::unique_ptr<ScanPlan> p) : plan_(std::move(p)) {}
+SegmentedScan::SegmentedScan(SegmentedScan&&) noexcept = default;
+SegmentedScan& SegmentedScan::operator=(SegmentedScan&&) noexcept = default;
+SegmentedScan::~SegmentedScan() = default;
+
+Result<SegmentedScan> SegmentedScan::create(const Context& ctx, ValueType type, const ScanOptions& o) {
+  if (o.compensated)
+    return make_error(Errc::invalid_argument, "SegmentedScan: no compensated variant");
+  auto plan = detail::make_plan(ctx, "SegmentedScan", type, "segsum", o, true);
+  if (!plan) return plan.error();
+  return SegmentedScan(std::move(*plan));
+}
+uint64_t SegmentedScan::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, true); }
+Status SegmentedScan::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
+
+namespace {
+Status check_heads(const ScanPlan& p, BufferView heads, const Count& n) {
+  if (heads.size < n.n * 4 || (n.n && heads.address % 4))
+    return make_error(Errc::invalid_argument, p.what + ": head flags must hold n aligned u32");
+  return {};
+}
+}  // namespace
+
+Status SegmentedScan::inclusive(VkCommandBuffer cmd, BufferView in, BufferView heads, BufferView out,
+                                Count n, BufferView temp) const {
+  VKPRIM_TRY(check_heads(*plan_, heads, n));
+  return plan_->record_scan(cmd, in, heads.address, out, n, temp, false, plan_->heads_bytes(n.n));
+}
+Status SegmentedScan::exclusive(VkCommandBuffer cmd, BufferView in, BufferView heads, BufferView out,
+                                Count n, BufferView temp) const {
+  VKPRIM_TRY(check_heads(*plan_, heads, n));
+  return plan_->record_scan(cmd, in, heads.address, out, n, temp, true, plan_->heads_bytes(n.n));
+}
+
+namespace {
+// Offsets -> head flags in the first part of temp, then the flag-based scan. The offsets run in
+// dispatches of at most max_items_per_dispatch (any number of segments).
+Status by_offsets(const ScanPlan& p, VkCommandBuffer cmd, BufferView in, BufferView offsets,
+                  uint64_t segments, BufferView out, uint64_t n, BufferView temp_in, bool exclusive,
+                  ValueType offset_type) {
+  if (offset_type != ValueType::u32 && offset_type != ValueType::u64)
+    return make_error(Errc::invalid_argument, p.what + ": segment offsets are u32 or u64");
+  const uint64_t w = size_of(offset_type);
+  if (offsets.size / w < segments || (segments && offsets.address % w))
+    return make_error(Errc::invalid_argument, p.what + ": offsets must hold `segments` aligned " +
+                                                  to_string(offset_type));
+  auto temp = p.resolve_temp(temp_in, p.temp_bytes(n, true));
+  if (!temp) return temp.error();
+  const BufferView heads = temp->sub(0, p.heads_bytes(n));
+  detail::compute_to_compute_barrier(*p.ctx, cmd);
+  if (n) {
+    VKPRIM_TRY(p.fill->record(cmd, heads, uint32_t(0)));
+    detail::compute_to_compute_barrier(*p.ctx, cmd);
+  }
+  if (segments && n)
+    VKPRIM_TRY(detail::for_each_chunk(
+        segments, p.ctx->max_items_per_dispatch, [&](uint64_t first, uint64_t m, uint64_t) {
+          detail::SegmentHeadsPush hp{offsets.address + first * w, heads.address, n,
+                                      offset_type == ValueType::u64 ? 1u : 0u, uint32_t(m)};
+          p.heads.dispatch(cmd, &hp, detail::grid_groups(*p.ctx, m, p.heads.tile_items()));
+          return Status{};
+        }));
+  return p.record_scan(cmd, in, heads.address, out, n, *temp, exclusive, p.heads_bytes(n));
+}
+}  // namespace
+
+Status SegmentedScan::inclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
+                                           uint64_t segments, BufferView out, uint64_t n,
+                                           BufferView temp, ValueType offset_type) const {
+  return by_offsets(*plan_, cmd, in, offsets, segments, out, n, temp, false, offset_type);
+}
+Status SegmentedScan::exclusive_by_offsets(VkCommandBuffer cmd, BufferView in, BufferView offsets,
+                                           uint64_t segments, BufferView out, uint64_t n,
+                                           BufferView temp, ValueType offset_type) const {
+  return by_offsets(*plan_, cmd, in, offsets, segments, out, n, temp, true, offset_type);
+}
+
+}  // namespace vkprim
