@@ -14,6 +14,10 @@
 #          for `sass`: cp /usr/bin/zstd .device/bin/ (the driver's cache is zstd-compressed; the
 #            GPU machine has no zstd)
 #   There: bash tools/device/bench.sh primitives|sparse   (with .device carried; results in $OUT)
+#          bash tools/device/bench.sh compare primitives|sparse: a change against its parent, with
+#            the parent's build as .device/bin/vkprim.before: both binaries alternately, two
+#            rounds, on the same device in one call (every primitive at 2^20, 2^24 and 2^28; or
+#            SpMV and the CSR build on the benchmark matrices, f32 and f64)
 #          bash tools/device/bench.sh sass COMMAND...: the SASS of the pipelines COMMAND creates
 #          bash tools/device/bench.sh probe [ncu V]: vkprim's downsweep in CUDA beside CUB
 #            (tools/device/rank_probe.cu), with Nsight Compute profiles
@@ -80,6 +84,37 @@ case "${1:-primitives}" in
       --runs 20 --pipeline-stats --json "$out/vkprim_spmv_f64.json"
     $vk spmv .device/real/*.mtx --values f32 --kernel auto --runs 50 --json "$out/vkprim_spmv_real.json"
     ;;
+  compare)
+    before=.device/bin/vkprim.before
+    chmod +x "$before" "$vk"
+    ops="copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 sort sort-pairs sort-u64 sort-u64-pairs select partition histogram"
+    case "${2:-primitives}" in
+      primitives)
+        for round in 1 2; do
+          for b in before after; do
+            bin=$vk; [ $b = before ] && bin=$before
+            for n in 2^20 2^24; do
+              $bin bench $ops -n $n --runs 20 --no-verify --json - | grep '^{' | sed "s/^{/{\"build\":\"$b\",\"round\":$round,/"
+            done
+            $bin bench $ops -n 2^28 --runs 10 --no-verify --json - | grep '^{' | sed "s/^{/{\"build\":\"$b\",\"round\":$round,/"
+          done
+        done > "$out/compare_primitives.jsonl"
+        ;;
+      sparse)
+        python3 .device/spmv_anchors.py /tmp/spmv > "$out/spmv_anchors.txt" 2>&1
+        for round in 1 2; do
+          for b in before after; do
+            bin=$vk; [ $b = before ] && bin=$before
+            for t in f32 f64; do
+              $bin spmv /tmp/spmv/*.coo.bsp.h5 --values $t --kernel auto --runs 20 \
+                --json "$out/compare_spmv_${b}_${t}_$round.json" > /dev/null
+            done
+          done
+        done
+        ;;
+    esac
+    python3 tools/device/compare.py "$out" | tee "$out/compare.txt"
+    ;;
   tests)
     export VK_LAYER_PATH=$PWD/.device/layer LD_LIBRARY_PATH=$PWD/.device/lib:$PWD/.device/layer
     for z in .device/layer/*.xz .device/t/*.xz; do [ -e "$z" ] && xz -dkf "$z"; done
@@ -128,7 +163,7 @@ case "${1:-primitives}" in
     fi
     ;;
   *)
-    echo "usage: $0 primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]|sass COMMAND...|probe [ncu V]" >&2
+    echo "usage: $0 primitives|sparse|compare primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]|sass COMMAND...|probe [ncu V]" >&2
     exit 2
     ;;
 esac
