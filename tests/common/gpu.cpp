@@ -121,9 +121,12 @@ Status record_refused(Runtime& rt, const std::function<Status(VkCommandBuffer)>&
     if (got.ok() || dispatches) return make_error(Errc::invalid_argument, "not submitted");
     return {};
   });
-  if (got.ok()) FAIL_CHECK("the call was accepted");
-  if (dispatches) FAIL_CHECK("the call recorded " << dispatches << " dispatches before it refused: " << got.error().describe());
-  if (!got.ok() && !dispatches) REQUIRE(submitted.ok());
+  if (got.ok())
+    FAIL_CHECK("the call was accepted (" << dispatches << " dispatches recorded, not submitted)");
+  else if (dispatches)
+    FAIL_CHECK("the call recorded " << dispatches << " dispatches before it refused: " << got.error().describe());
+  else
+    REQUIRE(submitted.ok());
   return got;
 }
 
