@@ -14,6 +14,7 @@
 #include "core/pipeline.hpp"
 #include "compaction/pass.hpp"
 #include "compaction/policy.hpp"
+#include "scan/pass.hpp"    // ScanInternals: the nested scans' checks
 #include "scan/policy.hpp"  // kSpinLimit: the look-back of common/tile_state.glsl
 
 #include <vkprim/elementwise.hpp>
@@ -80,9 +81,10 @@ struct SelectPlan {
     return detail::check_view(what, name, v, bytes, align);
   }
 
-  // `chunked`: the single pass, which runs in chunks of max_items_per_dispatch (the other passes
-  // take 64-bit counts in one dispatch). `wide_total`: past 2^32 - 1 elements the number
-  // selected needs count_u64 (the allocator's total is documented to wrap instead).
+  // `chunked`: the single pass alone, which runs in chunks of max_items_per_dispatch (the other
+  // passes, partition's upsweep included, take 64-bit counts in one dispatch of at most 2^32 - 1
+  // tiles). `wide_total`: past 2^32 - 1 elements the number selected needs count_u64 (the
+  // allocator's total is documented to wrap instead).
   Status check_count(const Count& c, bool chunked = false, bool wide_total = true) const {
     VKPRIM_TRY(check_device_count(c, what, 0xFFFFFFFFull, ~uint64_t(0)));
     if (wide_total && c.n > 0xFFFFFFFFull && !count_u64)
@@ -90,7 +92,8 @@ struct SelectPlan {
                         what + ": " + str(c.n) + " elements need SelectOptions::count_u64");
     const uint64_t per_dispatch =
         chunked ? std::min(c.n, ctx->max_items_per_dispatch) : c.n;
-    if (grid(tiles(per_dispatch)).second > ctx->caps.max_workgroup_count[1])
+    const uint64_t t = tiles(per_dispatch);
+    if (t > 0xFFFFFFFFull || grid(t).second > ctx->caps.max_workgroup_count[1])
       return make_error(Errc::limit_exceeded, what + ": " + str(c.n) + " elements exceed the device's dispatch limits");
     return {};
   }
@@ -101,13 +104,19 @@ struct SelectPlan {
 
   uint32_t opts() const { return (count_u64 ? kSelectCountU64 : 0) | (vsz == 8 ? kSelectValues64 : 0); }
 
+  // A nested scan's refusal as this call's.
+  Status nested(Status s) const {
+    if (s) return s;
+    return make_error(s.error().code, what + ": " + s.error().message);
+  }
+
   // Select and partition (values_in == 0) or unique-by-key (values given).
   Status record_select(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
                        BufferView count_out, const Count& count, BufferView temp_in, uint32_t mode,
                        const Predicate* pred, bool partition, BufferView values_in = {},
                        BufferView values_out = {}) const {
     const bool single_pass = !seg.has_value();  // select, unique and partition
-    VKPRIM_TRY(check_count(count, single_pass));
+    VKPRIM_TRY(check_count(count, single_pass && !partition));
     const uint64_t n = count.n;
     VKPRIM_TRY(check_view("input", in, n * esz, esz));
     VKPRIM_TRY(check_view("output", out, n * esz, esz));
@@ -137,6 +146,18 @@ struct SelectPlan {
     const uint64_t heads = by_key ? temp->address + l.heads : 0;
     const uint32_t op = pred ? uint32_t(pred->op) : 0;
     const uint64_t a = pred ? pred->a : 0, b = pred ? pred->b : 0;
+    // The nested scans (partition's and unique-by-key's tile counts, unique-by-key's run sums)
+    // are checked here, before anything is recorded.
+    const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 8);
+    const BufferView scan_temp = temp->sub(l.scan, l.heads - l.scan);
+    if (partition || !single_pass)
+      VKPRIM_TRY(nested(ScanInternals::check_exclusive(*scan, counts_view, counts_view, uint64_t(nt) + 1, scan_temp)));
+    const BufferView run_heads = by_key ? temp->sub(l.heads, n * 4) : BufferView{};
+    const BufferView sums_view = by_key ? temp->sub(l.sums, n * vsz) : BufferView{};
+    const BufferView seg_temp = by_key ? temp->sub(l.seg, l.total - l.seg) : BufferView{};
+    const Count seg_count = count.is_device() ? Count::on_device(count.device, n, count.device_type) : Count(n);
+    if (by_key && n)
+      VKPRIM_TRY(nested(ScanInternals::check_inclusive(*seg, values_in, run_heads, sums_view, seg_count, seg_temp)));
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     // Partition first counts every tile's selected elements and scans the counts (their total
@@ -145,8 +166,7 @@ struct SelectPlan {
     if (partition) {
       SelectUpsweepPush up{in.address, flags.address, counts, count_addr, 0, n, nt, mode, op, 0, a, b};
       upsweep.dispatch(cmd, &up, gx, gy);
-      const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 8);
-      VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, uint64_t(nt) + 1, temp->sub(l.scan, l.heads - l.scan)));
+      VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, uint64_t(nt) + 1, scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
       partition_total = counts + uint64_t(nt) * 8;
     }
@@ -180,14 +200,10 @@ struct SelectPlan {
     }
     SelectUpsweepPush up{in.address, flags.address, counts, count_addr, heads, n, nt, mode, op, 0, a, b};
     upsweep.dispatch(cmd, &up, gx, gy);
-    const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 8);
-    VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, uint64_t(nt) + 1, temp->sub(l.scan, l.heads - l.scan)));
+    VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, uint64_t(nt) + 1, scan_temp));
     uint64_t sums = 0;
     if (by_key && n) {
-      const BufferView sums_view = temp->sub(l.sums, n * vsz);
-      const Count c = count.is_device() ? Count::on_device(count.device, n, count.device_type) : Count(n);
-      VKPRIM_TRY(seg->inclusive(cmd, values_in, temp->sub(l.heads, n * 4), sums_view, c,
-                                temp->sub(l.seg, l.total - l.seg)));
+      VKPRIM_TRY(seg->inclusive(cmd, values_in, run_heads, sums_view, seg_count, seg_temp));
       sums = sums_view.address;
     }
     compute_to_compute_barrier(*ctx, cmd);
@@ -212,12 +228,14 @@ struct SelectPlan {
     auto temp = resolve_temp(temp_in, temp_bytes(n));
     if (!temp) return temp.error();
     const Layout l = layout(n);
+    const BufferView scan_temp = temp->sub(l.scan, l.total - l.scan);
+    VKPRIM_TRY(nested(ScanInternals::check_exclusive(*scan, counts, offsets, count, scan_temp)));
     const uint64_t count_addr = count_address(count);
     compute_to_compute_barrier(*ctx, cmd);
     SelectTotalPush p{counts.address, offsets.address, total_out.address, temp->address, count_addr,
                       n, 0, count_u64 ? 1u : 0u};
     total.dispatch(cmd, &p, 1);
-    VKPRIM_TRY(scan->exclusive(cmd, counts, offsets, count, temp->sub(l.scan, l.total - l.scan)));
+    VKPRIM_TRY(scan->exclusive(cmd, counts, offsets, count, scan_temp));
     compute_to_compute_barrier(*ctx, cmd);
     p.stage = 1;
     total.dispatch(cmd, &p, 1);

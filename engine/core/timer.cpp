@@ -115,6 +115,8 @@ void PassProfiler::end() {
   state_->attached = false;
 }
 
+size_t PassProfiler::recorded_dispatches() const { return state_ ? state_->names.size() : 0; }
+
 Result<std::vector<PassProfiler::Pass>> PassProfiler::read() const {
   const State& st = *state_;
   if (st.names.size() >= st.timer.capacity())

@@ -2,10 +2,24 @@
 // reduce_tiles.comp, scan_partials.comp, scan_ranges.comp and segment_heads.comp.
 #pragma once
 
+#include <vkprim/scan.hpp>
+
 #include <cstddef>
 #include <cstdint>
 
 namespace vkprim::detail {
+
+// The checks of a scan that another primitive records within its own call (the same checks,
+// with the same arguments, as the recording call makes), so that the outer call makes them
+// before it records anything: a refused call records nothing.
+struct ScanInternals {
+  // Scan::exclusive's (and inclusive's) checks.
+  static Status check_exclusive(const Scan& s, BufferView in, BufferView out, const Count& n,
+                                BufferView temp);
+  // SegmentedScan::inclusive's (and exclusive's) checks.
+  static Status check_inclusive(const SegmentedScan& s, BufferView in, BufferView heads,
+                                BufferView out, const Count& n, BufferView temp);
+};
 
 struct ScanTilesPush {
   uint64_t in, out, heads, state, count, n;

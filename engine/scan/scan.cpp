@@ -91,19 +91,26 @@ struct ScanPlan {
     return {};
   }
 
-  // Records a scan. `heads` nonzero for segmented scans.
-  Status record_scan(VkCommandBuffer cmd, BufferView in, uint64_t heads, BufferView out,
-                     const Count& count, BufferView temp_in, bool exclusive, uint64_t heads_reserved) const {
+  // Every check of a scan call (record_scan's, made before it records anything; the head flags
+  // are the caller's to check): the temporary storage the call uses.
+  Result<BufferView> check_scan(BufferView in, BufferView out, const Count& count, BufferView temp_in) const {
     VKPRIM_TRY(check_count(count));
     const uint64_t n = count.n;
     VKPRIM_TRY(check_view("input", in, n * esz));
     VKPRIM_TRY(check_view("output", out, n * esz));
-    const bool in_place = in.address == out.address;
-    if (!in_place && n && in.address < out.address + n * esz && out.address < in.address + n * esz)
+    if (in.address != out.address && n && in.address < out.address + n * esz && out.address < in.address + n * esz)
       return make_error(Errc::invalid_argument, what + ": input and output overlap without being the same range");
-    ScanStrategy s = in_place ? ScanStrategy::reduce_then_scan : strategy;
-    auto temp = resolve_temp(temp_in, temp_bytes(n, true));
+    return resolve_temp(temp_in, temp_bytes(n, true));
+  }
+
+  // Records a scan. `heads` nonzero for segmented scans.
+  Status record_scan(VkCommandBuffer cmd, BufferView in, uint64_t heads, BufferView out,
+                     const Count& count, BufferView temp_in, bool exclusive, uint64_t heads_reserved) const {
+    auto temp = check_scan(in, out, count, temp_in);
     if (!temp) return temp.error();
+    const uint64_t n = count.n;
+    const bool in_place = in.address == out.address;
+    ScanStrategy s = in_place ? ScanStrategy::reduce_then_scan : strategy;
     const BufferView work = temp->sub(heads_reserved, temp->size - heads_reserved);
     const uint64_t count_addr = count_address(count);
     uint32_t flags = exclusive ? kScanExclusive : 0;
@@ -323,7 +330,8 @@ Status by_offsets(const ScanPlan& p, VkCommandBuffer cmd, BufferView in, BufferV
   if (offsets.size / w < segments || (segments && offsets.address % w))
     return make_error(Errc::invalid_argument, p.what + ": offsets must hold `segments` aligned " +
                                                   to_string(offset_type));
-  auto temp = p.resolve_temp(temp_in, p.temp_bytes(n, true));
+  // The scan's checks too, before the head flags are recorded.
+  auto temp = p.check_scan(in, out, Count(n), temp_in);
   if (!temp) return temp.error();
   const BufferView heads = temp->sub(0, p.heads_bytes(n));
   detail::compute_to_compute_barrier(*p.ctx, cmd);
@@ -353,5 +361,21 @@ Status SegmentedScan::exclusive_by_offsets(VkCommandBuffer cmd, BufferView in, B
                                            BufferView temp, ValueType offset_type) const {
   return by_offsets(*plan_, cmd, in, offsets, segments, out, n, temp, true, offset_type);
 }
+
+namespace detail {
+Status ScanInternals::check_exclusive(const Scan& s, BufferView in, BufferView out, const Count& n,
+                                      BufferView temp) {
+  auto t = s.plan_->check_scan(in, out, n, temp);
+  if (!t) return t.error();
+  return {};
+}
+Status ScanInternals::check_inclusive(const SegmentedScan& s, BufferView in, BufferView heads,
+                                      BufferView out, const Count& n, BufferView temp) {
+  VKPRIM_TRY(check_heads(*s.plan_, heads, n));
+  auto t = s.plan_->check_scan(in, out, n, temp);
+  if (!t) return t.error();
+  return {};
+}
+}  // namespace detail
 
 }  // namespace vkprim

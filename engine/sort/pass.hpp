@@ -82,6 +82,11 @@ struct SortInternals {
   // radix_offsets_*_wide build, for objects created with SortOptions::debug_wide_offsets).
   static Status record_offsets(const RadixSort& s, VkCommandBuffer cmd, BufferView totals, BufferView digits,
                                BufferView offsets, uint32_t groups, bool wide = false);
+  // sort_pairs_counted's checks with the same arguments, for a caller that records work of its
+  // own before the sort: made first, they leave a refused call's command buffer untouched.
+  static Status check_pairs_counted(const RadixSort& s, BufferView keys_in, BufferView values_in,
+                                    BufferView keys_out, BufferView values_out, uint64_t n,
+                                    BufferView temp, uint32_t begin_bit, uint32_t end_bit);
   // sort_pairs for n (host) keys whose upfront count (over the same bits) is already in temp.
   static Status sort_pairs_counted(const RadixSort& s, VkCommandBuffer cmd, BufferView keys_in,
                                    BufferView values_in, BufferView keys_out,

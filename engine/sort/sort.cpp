@@ -213,11 +213,12 @@ struct SortPlan {
                     tuning::kRadixHistogramInvocations / varying.workgroup_size());
   }
 
-  Status record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
-                BufferView values_out, const Count& count, BufferView temp_in, uint32_t begin_bit,
-                uint32_t end_bit, bool pairs, bool counted = false) const {
+  // Every check of a sort call, made before it records anything: the temporary storage the call
+  // uses. An end_bit of 0 becomes the key's width.
+  Result<BufferView> check(BufferView keys_in, BufferView values_in, BufferView keys_out,
+                           BufferView values_out, const Count& count, BufferView temp_in,
+                           uint32_t begin_bit, uint32_t& end_bit, bool pairs, bool counted) const {
     const uint64_t n = count.n;
-    const bool lg = large(n, pairs);
     if (pairs && value_bytes == 0)
       return make_error(Errc::invalid_argument,
                         "RadixSort: sort_pairs needs an object created with SortOptions::value_bytes 4 or 8");
@@ -252,8 +253,19 @@ struct SortPlan {
     };
     if (overlap(keys_in, keys_out, n * key_bytes) || overlap(values_in, values_out, n * vb))
       return make_error(Errc::invalid_argument, "RadixSort: outputs must not overlap the inputs (the sort is out of place)");
-    auto temp = resolve_temp(temp_in, temp_bytes(n));
+    if (counted && count.is_device())
+      return make_error(Errc::invalid_argument, "RadixSort: a counted sort takes a host count");
+    return resolve_temp(temp_in, temp_bytes(n));
+  }
+
+  Status record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
+                BufferView values_out, const Count& count, BufferView temp_in, uint32_t begin_bit,
+                uint32_t end_bit, bool pairs, bool counted = false) const {
+    auto temp = check(keys_in, values_in, keys_out, values_out, count, temp_in, begin_bit, end_bit,
+                      pairs, counted);
     if (!temp) return temp.error();
+    const uint64_t n = count.n;
+    const bool lg = large(n, pairs);
     const Layout l = layout(n, pairs);
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
@@ -278,8 +290,6 @@ struct SortPlan {
     const bool onesweep = algorithm(n, pairs) == SortAlgorithm::onesweep;
     const RadixUpfront up = upfront(n, pairs, *temp, begin_bit, end_bit);
     const uint64_t hist_addr = up.hist, varying_addr = up.varying;
-    if (counted && count.is_device())
-      return make_error(Errc::invalid_argument, "RadixSort: a counted sort takes a host count");
     if (!counted) {
       VKPRIM_TRY(fill->record(cmd, up.zero, uint32_t(0)));
       compute_to_compute_barrier(*ctx, cmd);
@@ -391,6 +401,16 @@ Status SortInternals::record_offsets(const RadixSort& s, VkCommandBuffer cmd, Bu
     return make_error(Errc::invalid_argument,
                       "RadixSort: record_offsets: the object has no 64-bit offset passes");
   s.plan_->record_offsets(cmd, totals.address, digits.address, offsets.address, groups, wide);
+  return {};
+}
+
+Status SortInternals::check_pairs_counted(const RadixSort& s, BufferView keys_in,
+                                          BufferView values_in, BufferView keys_out,
+                                          BufferView values_out, uint64_t n, BufferView temp,
+                                          uint32_t begin_bit, uint32_t end_bit) {
+  auto t = s.plan_->check(keys_in, values_in, keys_out, values_out, n, temp, begin_bit, end_bit,
+                          true, true);
+  if (!t) return t.error();
   return {};
 }
 

@@ -91,6 +91,7 @@ struct Count {
 
 namespace detail {
 struct ScanPlan;
+struct ScanInternals;  // the library's own callers of scans nested in their calls (engine/scan/pass.hpp)
 }
 
 class Scan {
@@ -123,6 +124,7 @@ class Scan {
   ~Scan();
 
  private:
+  friend struct detail::ScanInternals;
   explicit Scan(std::unique_ptr<detail::ScanPlan>);
   std::unique_ptr<detail::ScanPlan> plan_;
 };
@@ -183,6 +185,7 @@ class SegmentedScan {
   ~SegmentedScan();
 
  private:
+  friend struct detail::ScanInternals;
   explicit SegmentedScan(std::unique_ptr<detail::ScanPlan>);
   std::unique_ptr<detail::ScanPlan> plan_;
 };

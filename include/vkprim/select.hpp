@@ -143,7 +143,8 @@ class UniqueByKey {
   Status reserve(uint64_t max_n);             // as Select's
   // Reads keys_in and values_in [0, n); writes keys_out[0, k), values_out[0, k), count_out and
   // temp (keys_out and values_out hold n elements each). invalid_argument also for values views
-  // too small or misaligned, or values_out overlapping values_in or keys_out.
+  // too small or misaligned, values_out overlapping values_in or keys_out, and values_in
+  // overlapping the run sums in temp (its segmented scan's input and output).
   Status record(VkCommandBuffer cmd, BufferView keys_in, BufferView values_in, BufferView keys_out,
                 BufferView values_out, BufferView count_out, Count n, BufferView temp = {}) const;
 

@@ -58,6 +58,8 @@ class PassProfiler {
   void begin(VkCommandBuffer cmd);
   // Detaches; what was recorded in between is timed once the command buffer completes.
   void end();
+  // Dispatches recorded since begin(), known at once (before the command buffer runs).
+  size_t recorded_dispatches() const;
   // After the command buffer completed: each timed dispatch in recording order.
   // Errc::limit_exceeded when more dispatches than `capacity` were recorded.
   Result<std::vector<Pass>> read() const;

@@ -149,9 +149,30 @@ struct CsrBuildPlan {
     return {};
   }
 
-  Status record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
-                BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
-                BufferView temp_in) const {
+  // The sort a build of n triplets into `out` runs, on the keys it makes in `temp` (resolved).
+  struct SortCall {
+    const RadixSort* sort;
+    BufferView keys_in, values_in, keys_out, values_out, work;
+    uint32_t end_bit;
+  };
+  SortCall sort_call(BufferView coo_values, uint64_t n, const CsrView& out, BufferView temp) const {
+    const CsrBuildLayout L = layout(n, out.rows, out.cols);
+    const bool k64 = wide_keys(out.rows, out.cols);
+    const uint64_t kb = k64 ? 8 : 4;
+    return {k64 ? &*sort64 : &*sort32,
+            temp.sub(L.keys_in, n * kb),
+            coo_values.sub(0, n * esz),
+            temp.sub(L.keys, n * kb),
+            temp.sub(L.vals, n * esz),
+            temp.sub(L.work, L.total - L.work),
+            std::max(bits_for(out.rows) + bits_for(out.cols), 1u)};
+  }
+
+  // Every check of a build (the nested sort's included), made before it records anything: the
+  // temporary storage the build uses.
+  Result<BufferView> check(BufferView coo_rows, BufferView coo_cols, BufferView coo_values,
+                           uint64_t n, const CsrView& out, BufferView counts,
+                           BufferView temp_in) const {
     VKPRIM_TRY(check_out(out, n, counts));
     if (coo_rows.size < n * 4 || coo_cols.size < n * 4 || coo_values.size < n * esz)
       return make_error(Errc::invalid_argument,
@@ -159,17 +180,33 @@ struct CsrBuildPlan {
     const CsrBuildLayout L = layout(n, out.rows, out.cols);
     auto temp = resolve(temp_in, L.total, "temp_bytes(n, rows, cols)");
     if (!temp) return temp.error();
+    if (n) {
+      const SortCall sc = sort_call(coo_values, n, out, *temp);
+      const Status s = SortInternals::check_pairs_counted(*sc.sort, sc.keys_in, sc.values_in, sc.keys_out,
+                                                          sc.values_out, n, sc.work, 0, sc.end_bit);
+      if (!s) return make_error(s.error().code, "CsrBuilder: " + s.error().message);
+    }
+    return temp;
+  }
+
+  Status record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
+                BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
+                BufferView temp_in) const {
+    auto temp = check(coo_rows, coo_cols, coo_values, n, out, counts, temp_in);
+    if (!temp) return temp.error();
+    const CsrBuildLayout L = layout(n, out.rows, out.cols);
     const bool k64 = wide_keys(out.rows, out.cols);
     const uint64_t kb = k64 ? 8 : 4;
-    const uint32_t cb = bits_for(out.cols), rb = bits_for(out.rows);
+    const uint32_t cb = bits_for(out.cols);
     const uint64_t base = temp->address;
     const auto sub = [&](uint64_t off, uint64_t bytes) { return temp->sub(off, bytes); };
     const int rw = out.row_ptr_64 ? 1 : 0;
     const auto& c = *ctx;
 
-    const RadixSort& sort = k64 ? *sort64 : *sort32;
-    const uint32_t end_bit = std::max(rb + cb, 1u);
-    const BufferView work = sub(L.work, L.total - L.work);
+    const SortCall sc = sort_call(coo_values, n, out, *temp);
+    const RadixSort& sort = *sc.sort;
+    const uint32_t end_bit = sc.end_bit;
+    const BufferView work = sc.work;
     const vkprim::detail::RadixUpfront up = SortInternals::upfront(sort, n, work, 0, end_bit);
     compute_to_compute_barrier(c, cmd);
     if (n == 0) {
@@ -201,9 +238,8 @@ struct CsrBuildPlan {
       return Status{};
     }));
     // The values travel with their keys (no permutation, no gather afterwards).
-    VKPRIM_TRY(SortInternals::sort_pairs_counted(sort, cmd, sub(L.keys_in, n * kb),
-                                                 coo_values.sub(0, n * esz), sub(L.keys, n * kb),
-                                                 sub(L.vals, n * esz), n, work, 0, end_bit));
+    VKPRIM_TRY(SortInternals::sort_pairs_counted(sort, cmd, sc.keys_in, sc.values_in, sc.keys_out,
+                                                 sc.values_out, n, work, 0, end_bit));
     compute_to_compute_barrier(c, cmd);
     // The compaction in chunks of at most max_items_per_dispatch entries (its tiles and
     // look-back counts are 32-bit): chunk j writes its running total of run ends to slot j % 2,
@@ -264,6 +300,10 @@ struct CsrBuildPlan {
     if (!temp) return temp.error();
     const BufferView row_of = temp->sub(0, a.nnz * 4);
     const uint64_t head = align16(a.nnz * 4);
+    const BufferView build_temp = temp->sub(head, temp->size - head);
+    // The build's checks (record() makes them again), before the rows are expanded.
+    auto checked = check(a.col_idx, row_of, a.values, a.nnz, out, counts, build_temp);
+    if (!checked) return checked.error();
     compute_to_compute_barrier(*ctx, cmd);
     const int w = a.row_ptr_64 ? 1 : 0;
     if (a.nnz)
@@ -276,8 +316,7 @@ struct CsrBuildPlan {
           }));
     // The transpose's triplets: (col, row, value), already in row order, so the stable sort keeps
     // each output row's entries in input-row order: columns sorted.
-    return record(cmd, a.col_idx, row_of, a.values, a.nnz, out, counts,
-                  temp->sub(head, temp->size - head));
+    return record(cmd, a.col_idx, row_of, a.values, a.nnz, out, counts, build_temp);
   }
 };
 

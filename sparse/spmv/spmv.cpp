@@ -17,6 +17,7 @@
 #include "core/call_checks.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
+#include "scan/pass.hpp"  // ScanInternals: the carries' scan checked up front
 #include "spmv/pass.hpp"
 
 namespace vkprim::sparse {
@@ -344,6 +345,26 @@ struct SpmvPlan {
   }
   uint32_t max_row_lanes() const { return rows_subgroup ? max_lanes : tuning::kSpmvRowsWorkgroup; }
 
+  // The dispatch limits of kernel k (resolve()'s choice) on `a`: what record_tiles,
+  // record_rows and record_stream check before they record, checked for a whole call (every
+  // block of a column-block product) before anything is recorded.
+  Status check_limits(const CsrView& a, SpmvKernel k, uint32_t lanes, bool skip_empty) const {
+    uint64_t gx = 1, gy = 1;
+    switch (k) {
+      case SpmvKernel::rows:
+      case SpmvKernel::split: {
+        const uint64_t per_group = skip_empty ? tuning::kSpmvRowsWindow : tuning::kSpmvRowsWorkgroup / lanes;
+        return row_grid(a.rows, (a.rows + per_group - 1) / per_group, gx, gy);
+      }
+      case SpmvKernel::stream: {
+        const uint64_t per_group = tuning::kSpmvStreamWorkgroup;
+        return row_grid(a.rows, (a.rows + per_group - 1) / per_group, gx, gy);
+      }
+      default:
+        return check_tile_limits(a, k == SpmvKernel::nnz);
+    }
+  }
+
   Status record(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y, double alpha,
                 double beta, BufferView temp_in, const SpmvAnalysis* an) const {
     VKPRIM_TRY(check(a, x, y));
@@ -351,6 +372,7 @@ struct SpmvPlan {
     uint32_t lanes = 1;
     bool skip_empty = false;
     VKPRIM_TRY(resolve(a, an, k, lanes, skip_empty));
+    VKPRIM_TRY(check_limits(a, k, lanes, skip_empty));
     if (k == SpmvKernel::rows) return record_rows(cmd, a, x, y, alpha, beta, lanes, skip_empty);
     if (k == SpmvKernel::stream) return record_stream(cmd, a, x, y, alpha, beta);
     if (k == SpmvKernel::split) return record_split(cmd, a, x, y, alpha, beta, lanes, an, temp_in);
@@ -385,6 +407,20 @@ struct SpmvPlan {
     const uint64_t need = temp_bytes(a.rows, a.nnz);
     BufferView temp = temp_in;
     if (need) VKPRIM_TRY(use_temp(a, temp_in, need, temp));
+    const uint64_t tile = tile_items();
+    const uint64_t tiles = tile_count(a.rows, a.nnz, nnz_tiles);
+    const SpmvTempLayout L(tiles, esz, scan_bytes(tiles));
+    // Rows crossing tiles: an inclusive segmented sum of the carries, then the fix-up. When the
+    // analysis says every row is shorter than a tile, every tile ends a row and the scan would
+    // return the carries unchanged (spmv_fixup.comp): the fix-up reads them directly.
+    const bool carries_direct = an && an->stats.max_row_length < tile;
+    const bool carry_scanned = a.rows != 0 && alpha != 0.0 && tiles > 1 && !carries_direct;
+    const BufferView tv = temp.sub(0, L.total);
+    const BufferView carry = tv.sub(L.carry, tiles * esz), carry_head = tv.sub(L.carry_head, tiles * 4),
+                     carry_sums = tv.sub(L.carry_scan, tiles * esz), scan_temp = tv.sub(L.scan, L.total - L.scan);
+    if (carry_scanned)  // checked before anything is recorded
+      VKPRIM_TRY(vkprim::detail::ScanInternals::check_inclusive(*carry_scan, carry, carry_head, carry_sums,
+                                                                tiles, scan_temp));
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     if (a.rows == 0) return {};
     const BufferView yv = y.sub(0, a.rows * esz);
@@ -396,9 +432,6 @@ struct SpmvPlan {
         a.values.address % (4 * esz) == 0)
       flags |= kSpmvVectorLoads;
 
-    const uint64_t tile = tile_items();
-    const uint64_t tiles = tile_count(a.rows, a.nnz, nnz_tiles);
-    const SpmvTempLayout L(tiles, esz, scan_bytes(tiles));
     const uint64_t base = temp.address;
     const int w = a.row_ptr_64 ? 1 : 0;
     const uint64_t row_ptr = a.row_ptr.address, alpha_bits = bits_of(alpha, type),
@@ -431,16 +464,9 @@ struct SpmvPlan {
     this->tiles[w].dispatch(cmd, &tp, uint32_t(gx), uint32_t((tiles + gx - 1) / gx));
     if (tiles == 1) return {};
 
-    // Rows crossing tiles: inclusive segmented sum of the carries, then the fix-up. When the
-    // analysis says every row is shorter than a tile, every tile ends a row and the scan would
-    // return the carries unchanged (spmv_fixup.comp): the fix-up reads them directly.
     compute_to_compute_barrier(*ctx, cmd);
-    const bool carries_direct = an && an->stats.max_row_length < tile;
-    if (!carries_direct) {
-      const BufferView tv = temp.sub(0, L.total);
-      VKPRIM_TRY(carry_scan->inclusive(
-          cmd, tv.sub(L.carry, tiles * esz), tv.sub(L.carry_head, tiles * 4),
-          tv.sub(L.carry_scan, tiles * esz), tiles, tv.sub(L.scan, L.total - L.scan)));
+    if (carry_scanned) {
+      VKPRIM_TRY(carry_scan->inclusive(cmd, carry, carry_head, carry_sums, tiles, scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
     }
     SpmvFixupPush fp{y.address,
@@ -611,6 +637,7 @@ struct SpmvPlan {
       bool skip;
       VKPRIM_TRY(resolve(a, &analyses[i], k, l, skip));  // every block's analysis, even unread
       if (i >= n) continue;
+      VKPRIM_TRY(check_limits(a, k, l, skip));
       lanes[i] = l;
       // Each block's temporary storage is checked before anything is recorded.
       uint64_t need = 0;

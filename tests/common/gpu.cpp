@@ -96,6 +96,40 @@ void poison(Runtime& rt, const Buffer& b, uint64_t bytes) {
       .value();
 }
 
+bool still_poisoned(Runtime& rt, const Buffer& b, uint64_t bytes) {
+  const auto words = rt.download<uint32_t>(b.view(), bytes / 4).value();
+  for (size_t i = 0; i < words.size(); ++i)
+    if (words[i] != 0xDEADBEEFu) {
+      UNSCOPED_INFO("word " << i << " of " << words.size() << " was written: " << words[i]);
+      return false;
+    }
+  return true;
+}
+
+Status record_refused(Runtime& rt, const std::function<Status(VkCommandBuffer)>& call) {
+  auto profiler = PassProfiler::create(rt.context(), 1);
+  if (!profiler) WARN("no pass profiler (" << profiler.error().describe() << "): dispatches not counted");
+  Status got;
+  size_t dispatches = 0;
+  const Status submitted = rt.submit([&](VkCommandBuffer cmd) -> Status {
+    if (profiler) profiler->begin(cmd);
+    got = call(cmd);
+    if (profiler) {
+      dispatches = profiler->recorded_dispatches();
+      profiler->end();
+    }
+    if (got.ok() || dispatches) return make_error(Errc::invalid_argument, "not submitted");
+    return {};
+  });
+  if (got.ok())
+    FAIL_CHECK("the call was accepted (" << dispatches << " dispatches recorded, not submitted)");
+  else if (dispatches)
+    FAIL_CHECK("the call recorded " << dispatches << " dispatches before it refused: " << got.error().describe());
+  else
+    REQUIRE(submitted.ok());
+  return got;
+}
+
 bool can_hold(Runtime& rt, uint64_t bytes, uint32_t count) {
   if (bytes > rt.caps().max_buffer_size) {
     WARN("the device's buffers stop at " << rt.caps().max_buffer_size << " bytes; skipped");

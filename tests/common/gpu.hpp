@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,23 @@ Buffer poisoned(Runtime& rt, uint64_t bytes);
 // Fills the first `bytes` of `b` with the poison pattern again (an output buffer reused by the
 // next call of a test).
 void poison(Runtime& rt, const Buffer& b, uint64_t bytes);
+
+// Whether the first `bytes` of `b` still hold the poison pattern (nothing wrote them).
+bool still_poisoned(Runtime& rt, const Buffer& b, uint64_t bytes);
+
+// A refused call: records `call`, which the test expects to be refused, alone into a fresh
+// command buffer, with a PassProfiler attached (it sees every dispatch a vkprim object records),
+// and submits that buffer, so that the test can then check that its outputs and temporary
+// storage still hold what they held. Fails the test case where the call is accepted or records a
+// dispatch before it refuses; such a command buffer is not submitted. Returns the call's Status.
+Status record_refused(Runtime& rt, const std::function<Status(VkCommandBuffer)>& call);
+
+// A view of `bytes` (at most 2^56) at a made-up device address far above every allocation
+// (2^62 + slot * 2^56: views of different slots do not overlap): for refused calls whose
+// arguments describe more memory than the device has. Nothing may read or write it.
+inline BufferView unbacked(uint64_t bytes, uint32_t slot = 0) {
+  return BufferView::from_address((uint64_t(1) << 62) + uint64_t(slot) * (uint64_t(1) << 56), bytes);
+}
 
 // Tests of arrays past 4 GiB (element offsets that need more than 32 bits; on a device whose
 // maxStorageBufferRange is 2^32 - 1, arrays past it): whether the device can hold `count`

@@ -686,3 +686,69 @@ TEST_CASE("select and partition past 4 GiB", "[select][partition][large]") {
     for (uint64_t i = k; i < k + 8; ++i) CHECK(got[i] == 0xDEADBEEFDEADBEEFull);
   }
 }
+
+// A refused call records nothing. Each call below is alone in its command buffer, which is
+// then submitted: outputs, count_out and the temporary storage keep their poison. Refused by
+// the last of the call's own checks (short temporary storage), or by the checks of a scan it
+// nests, which follow work of its own: unique-by-key's run sums (values_in overlapping them, in
+// the temporary storage), the allocator's scan of the counts (more elements than that scan's
+// dispatches cover; views of memory that does not exist, which nothing may touch). And
+// partition's count and scan of all tiles in one dispatch, which takes at most 2^32 - 1 tiles.
+TEST_CASE("compaction refused by its last or nested checks records nothing", "[select][partition][unique][allocate][refused]") {
+  auto& rt = test::gpu();
+  const uint64_t n = 3 * kTile + 5;
+  std::vector<uint32_t> flags(n);
+  for (uint64_t i = 0; i < n; ++i) flags[i] = test::hash32(i, 3) & 1;
+  auto in = rt.upload(test::random_values<uint32_t>(n, 31)).value();
+  auto bflags = rt.upload(flags).value();
+  Buffer out = test::poisoned(rt, n * 8);
+  Buffer values_out = test::poisoned(rt, n * 8);
+  Buffer count = test::poisoned(rt, 16);
+  SelectOptions o;
+  o.count_u64 = true;
+  auto sel = Select::create(rt.context(), ValueType::u32, o).value();
+  auto ubk = UniqueByKey::create(rt.context(), ValueType::u32, ValueType::u64, o).value();
+  auto alloc = OffsetAllocator::create(rt.context(), o).value();
+  const uint64_t temp_bytes = std::max(sel.temp_bytes(n), ubk.temp_bytes(n));
+  Buffer temp = test::poisoned(rt, temp_bytes);
+  Status st;
+  SECTION("partition: temporary storage 16 bytes short") {
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return sel.partition_flagged(cmd, in, bflags, out, count, n, temp.view().sub(0, sel.temp_bytes(n) - 16));
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("temporary storage"));
+  }
+  SECTION("partition: 2^32 tiles for its one-dispatch count and scan") {
+    const uint64_t big = (uint64_t(1) << 32) * kTile;
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return sel.partition_predicated(cmd, test::unbacked(big * 4), Predicate::less(5u), test::unbacked(big * 4, 1),
+                                      count, big, test::unbacked(sel.temp_bytes(big), 2));
+    });
+    CHECK(st.error().code == Errc::limit_exceeded);
+    CHECK_THAT(st.error().message, Catch::Contains("dispatch limits"));
+  }
+  SECTION("unique by key: values_in overlapping the run sums in the temporary storage") {
+    // The run sums (n u64) follow the run heads (n u32) and the tile counts' scan there: values
+    // from 8 bytes on overlap them without being them.
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return ubk.record(cmd, in, temp.view().sub(8, n * 8), out, values_out, count, n, temp);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("UniqueByKey: SegmentedScan: input and output overlap"));
+  }
+  SECTION("allocator: more counts than its scan's dispatches cover") {
+    // 2^44 counts: 2^31 of the allocator's tiles, 2^32 of the scan's (tiles of 256 x 16).
+    const uint64_t big = uint64_t(1) << 44;
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return alloc.record(cmd, test::unbacked(big * 4), test::unbacked(big * 4), count, big,
+                          test::unbacked(alloc.temp_bytes(big), 1));
+    });
+    CHECK(st.error().code == Errc::limit_exceeded);
+    CHECK_THAT(st.error().message, Catch::Contains("OffsetAllocator: Scan"));
+  }
+  CHECK(test::still_poisoned(rt, out, n * 8));
+  CHECK(test::still_poisoned(rt, values_out, n * 8));
+  CHECK(test::still_poisoned(rt, count, 16));
+  CHECK(test::still_poisoned(rt, temp, temp_bytes));
+}

@@ -512,3 +512,72 @@ TEST_CASE("split_columns refuses bad block counts and views", "[csr_build][split
   CHECK(split_columns(rt, empty.view(), 1).value().size() == 1);
   CHECK(!split_columns(rt, empty.view(), 2));
 }
+
+// A refused call records nothing. Each call below is alone in its command buffer, which is then
+// submitted: the output arrays, counts and the temporary storage keep their poison. Refused by
+// the last of the build's own checks (short temporary storage), by the checks of the sort it
+// nests (the triplets' values overlapping the sorted values in the temporary storage), which
+// follow the keys pass, and for the transpose by the build's checks (counts of 2 words), which
+// follow the expansion of the row pointer.
+TEST_CASE("GPU CSR build and transpose refused by their last or nested checks record nothing",
+          "[csr_build][errors][refused]") {
+  Runtime& rt = test::gpu();
+  auto builder = CsrBuilder::create(rt.context(), ValueType::f32).value();
+  const uint64_t rows = 100, cols = 90, n = 4000;
+  std::vector<uint32_t> r(n), c(n);
+  std::vector<float> v(n);
+  for (uint64_t k = 0; k < n; ++k) {
+    r[k] = test::hash32(k, 1) % rows;
+    c[k] = test::hash32(k, 2) % cols;
+    v[k] = float(test::value_at(k, 3));
+  }
+  Buffer br = rt.upload(r).value(), bc = rt.upload(c).value(), bv = rt.upload(v).value();
+  // The output of the build, and of the transpose (cols x rows, as many entries).
+  const uint64_t rp_bytes = (std::max(rows, cols) + 1) * 4;
+  Buffer row_ptr = test::poisoned(rt, rp_bytes), col_idx = test::poisoned(rt, n * 4),
+         values = test::poisoned(rt, n * 4), counts = test::poisoned(rt, 16);
+  CsrView out;
+  out.rows = rows;
+  out.cols = cols;
+  out.value_type = ValueType::f32;
+  out.row_ptr = row_ptr;
+  out.col_idx = col_idx;
+  out.values = values;
+  DeviceCsr a = build_csr(rt, [&] {
+    CooMatrix m = test::empty_matrix(int64_t(rows), int64_t(cols));
+    for (uint64_t k = 0; k < n; ++k) test::add_entry(m, r[k], c[k], v[k]);
+    return m;
+  }()).value();
+  const uint64_t temp_bytes = std::max(builder.temp_bytes(n, rows, cols), builder.transpose_temp_bytes(a.view()));
+  Buffer temp = test::poisoned(rt, temp_bytes);
+  Status st;
+  SECTION("build: temporary storage 16 bytes short") {
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return builder.record(cmd, br, bc, bv, n, out, counts, temp.view().sub(0, builder.temp_bytes(n, rows, cols) - 16));
+    });
+    CHECK_THAT(st.error().message, Catch::Contains("temporary storage"));
+  }
+  SECTION("build: the values overlapping the sorted values in the temporary storage") {
+    // The temporary storage holds the keys made, the sorted keys (4n bytes each: 32-bit keys
+    // for 7 + 7 bits) and then the sorted values: values from 6n bytes on overlap them.
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return builder.record(cmd, br, bc, temp.view().sub(6 * n, 4 * n), n, out, counts, temp);
+    });
+    CHECK_THAT(st.error().message, Catch::Contains("CsrBuilder: RadixSort: outputs must not overlap the inputs"));
+  }
+  SECTION("transpose: counts of 2 words") {
+    CsrView t = out;
+    t.rows = cols;
+    t.cols = rows;
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return builder.record_transpose(cmd, a.view(), t, counts.view().sub(0, 8), temp);
+    });
+    CHECK_THAT(st.error().message, Catch::Contains("counts must hold 3 aligned u32"));
+  }
+  CHECK(st.error().code == Errc::invalid_argument);
+  CHECK(test::still_poisoned(rt, row_ptr, rp_bytes));
+  CHECK(test::still_poisoned(rt, col_idx, n * 4));
+  CHECK(test::still_poisoned(rt, values, n * 4));
+  CHECK(test::still_poisoned(rt, counts, 16));
+  CHECK(test::still_poisoned(rt, temp, temp_bytes));
+}

@@ -217,3 +217,38 @@ TEST_CASE("a map refuses scalars of another type", "[map]") {
   REQUIRE_FALSE(st.ok());
   CHECK(st.error().code == Errc::invalid_argument);
 }
+
+// A refused call records nothing: each call below is refused by the argument its checks reach
+// last (a fill's destination size, a copy's destination address, an axpby's y address), alone
+// in its command buffer, which is then submitted: the destination keeps its poison.
+TEST_CASE("elementwise calls refused by their last check record nothing", "[fill][copy][map][refused]") {
+  auto& rt = test::gpu();
+  auto fill = Fill::create(rt.context()).value();
+  auto copy = Copy::create(rt.context()).value();
+  auto map = Map::create(rt.context(), ValueType::u32).value();
+  const uint64_t n = 2 * kTile + 1;
+  auto src = rt.upload(test::random_values<uint32_t>(n + 4, 3)).value();
+  Buffer dst = test::poisoned(rt, (n + 4) * 4);
+  SECTION("fill: a size that is not a multiple of the element") {
+    auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return fill.record(cmd, dst.view().sub(0, 8 * (n / 2) + 4), uint64_t(7), 8);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("destination size"));
+  }
+  SECTION("copy: a destination that is not 4-byte aligned") {
+    auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return copy.record(cmd, src, dst.view().sub(2, n * 4), n * 4);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("destination address"));
+  }
+  SECTION("axpby: a y that is not aligned to its element") {
+    auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return map.axpby(cmd, src, src.view().sub(2, n * 4), dst, 2u, 3u, n);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("y address"));
+  }
+  CHECK(test::still_poisoned(rt, dst, (n + 4) * 4));
+}

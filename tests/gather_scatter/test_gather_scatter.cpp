@@ -136,3 +136,33 @@ TEST_CASE("gather and scatter past 4 GiB", "[gather][scatter][large]") {
   }
   CHECK(wrong == 0);
 }
+
+// A refused call records nothing: a gather whose destination and a scatter whose indices are
+// misaligned (the last of their checks), each alone in a submitted command buffer, leave the
+// destination's poison.
+TEST_CASE("gather and scatter refused by their last check record nothing", "[gather][scatter][refused]") {
+  auto& rt = test::gpu();
+  auto gather = Gather::create(rt.context()).value();
+  auto scatter = Scatter::create(rt.context()).value();
+  const uint64_t n = 2 * kTile + 3;
+  std::vector<uint32_t> idx(n + 1);
+  for (uint64_t i = 0; i < idx.size(); ++i) idx[i] = uint32_t(i);
+  auto bidx = rt.upload(idx).value();
+  auto src = rt.upload(test::random_values<uint64_t>(n, 4)).value();
+  Buffer dst = test::poisoned(rt, (n + 1) * 8);
+  SECTION("gather: a destination not aligned to its 8-byte element") {
+    auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return gather.record(cmd, src, bidx, dst.view().sub(4, n * 8), n, 8, 0);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("misaligned"));
+  }
+  SECTION("scatter: indices not 4-byte aligned") {
+    auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return scatter.record(cmd, src, bidx.view().sub(2, n * 4), dst, n, 8);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("misaligned"));
+  }
+  CHECK(test::still_poisoned(rt, dst, (n + 1) * 8));
+}

@@ -208,3 +208,18 @@ TEST_CASE("histogram past 4 GiB of samples", "[histogram][large]") {
   auto h = Histogram::create_even(rt.context(), ValueType::u32, 256, 0.0, double(uint64_t(1) << 32)).value();
   run(rt, h, samples, n, cpu_hist_u32(x, 256, 0, uint64_t(1) << 32));
 }
+
+// A refused call records nothing: hist overlapping the samples (the last check) is refused
+// before the zeroing of hist is recorded; the command buffer, submitted, leaves the poison.
+TEST_CASE("a histogram refused by its last check records nothing", "[histogram][refused]") {
+  auto& rt = test::gpu();
+  auto h = Histogram::create_even(rt.context(), ValueType::u32, 64, 0, 64).value();
+  const uint64_t n = 4096;
+  Buffer b = test::poisoned(rt, (n + 64) * 4);
+  auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+    return h.record(cmd, b.view().sub(0, n * 4), b.view().sub(n * 4 - 16, 64 * 4), n);
+  });
+  CHECK(st.error().code == Errc::invalid_argument);
+  CHECK_THAT(st.error().message, Catch::Contains("overlaps"));
+  CHECK(test::still_poisoned(rt, b, (n + 64) * 4));
+}

@@ -634,3 +634,58 @@ TEST_CASE("segmented scan refuses offsets of another type or misaligned", "[segm
     CHECK(st.error().code == Errc::invalid_argument);
   }
 }
+
+// A refused call records nothing: each call below is refused by the last of its checks (short
+// temporary storage), or, for the segmented scans by offsets, by the scan's own checks, which
+// follow the head flags the offsets become; alone in its command buffer, which is then
+// submitted, it leaves the output's and the temporary storage's poison.
+TEST_CASE("scans refused by their last check record nothing", "[scan][reduce][segmented][refused]") {
+  auto& rt = test::gpu();
+  const uint64_t n = 3 * kTile32 + 5;
+  auto scan = Scan::create(rt.context(), ValueType::u32).value();
+  auto reduce = Reduce::create(rt.context(), ValueType::u32).value();
+  auto seg = SegmentedScan::create(rt.context(), ValueType::u32).value();
+  auto in = rt.upload(test::random_values<uint32_t>(n, 11)).value();
+  std::vector<uint32_t> flags(n, 0), offsets = {0, 7, 300, uint32_t(kTile32) + 1};
+  flags[0] = flags[7] = flags[300] = 1;
+  auto bflags = rt.upload(flags).value();
+  auto boffsets = rt.upload(offsets).value();
+  const uint64_t temp_bytes = std::max({scan.temp_bytes(n), reduce.temp_bytes(n), seg.temp_bytes(n)});
+  Buffer out = test::poisoned(rt, n * 4);
+  Buffer temp = test::poisoned(rt, temp_bytes);
+  Status st;
+  SECTION("scan: temporary storage 16 bytes short") {
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return scan.exclusive(cmd, in, out, n, temp.view().sub(0, scan.temp_bytes(n) - 16));
+    });
+    CHECK_THAT(st.error().message, Catch::Contains("temporary storage"));
+  }
+  SECTION("reduce: temporary storage 16 bytes short") {
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return reduce.record(cmd, in, out, n, temp.view().sub(0, reduce.temp_bytes(n) - 16));
+    });
+    CHECK_THAT(st.error().message, Catch::Contains("temporary storage"));
+  }
+  SECTION("segmented scan by head flags: temporary storage 16 bytes short") {
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return seg.inclusive(cmd, in, bflags, out, n, temp.view().sub(0, seg.temp_bytes(n) - 16));
+    });
+    CHECK_THAT(st.error().message, Catch::Contains("temporary storage"));
+  }
+  SECTION("segmented scan by offsets: an output one element short") {
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return seg.exclusive_by_offsets(cmd, in, boffsets, offsets.size(), out.view().sub(0, (n - 1) * 4), n, temp);
+    });
+    CHECK_THAT(st.error().message, Catch::Contains("output holds"));
+  }
+  SECTION("segmented scan by offsets: an output overlapping the input") {
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return seg.inclusive_by_offsets(cmd, out.view().sub(4, (n - 1) * 4), boffsets, offsets.size(),
+                                      out.view().sub(0, (n - 1) * 4), n - 1, temp);
+    });
+    CHECK_THAT(st.error().message, Catch::Contains("overlap"));
+  }
+  CHECK(st.error().code == Errc::invalid_argument);
+  CHECK(test::still_poisoned(rt, out, n * 4));
+  CHECK(test::still_poisoned(rt, temp, temp_bytes));
+}

@@ -1175,3 +1175,41 @@ TEST_CASE("radix sort pairs past 4 GiB", "[sort][large]") {
   CHECK(wrong == 0);
   for (uint64_t i = n; i < n + 16; ++i) CHECK((k[i] == 0xDEADBEEFu && v[i] == 0xDEADBEEFu));
 }
+
+// A refused call records nothing: sorts refused by the last of their checks (short temporary
+// storage; for keys alone, with both algorithms, outputs overlapping the inputs), each alone
+// in its command buffer, which is then submitted, leave the outputs' and the temporary
+// storage's poison.
+TEST_CASE("radix sorts refused by their last check record nothing", "[sort][refused]") {
+  auto& rt = test::gpu();
+  const uint64_t n = 2 * kTile + 3;
+  SortOptions o;
+  o.value_bytes = 4;
+  auto keys = rt.upload(test::random_values<uint32_t>(n, 21)).value();
+  auto values = rt.upload(test::random_values<uint32_t>(n, 22)).value();
+  for (SortAlgorithm algo : {SortAlgorithm::reduce_then_scan, SortAlgorithm::onesweep}) {
+    o.algorithm = algo;
+    auto sort = RadixSort::create(rt.context(), ValueType::u32, o).value();
+    const uint64_t temp_bytes = sort.temp_bytes(n);
+    Buffer keys_out = test::poisoned(rt, (n + 1) * 4);
+    Buffer values_out = test::poisoned(rt, n * 4);
+    Buffer temp = test::poisoned(rt, temp_bytes);
+    DYNAMIC_SECTION("algorithm " << int(algo) << ": pairs, temporary storage 16 bytes short") {
+      auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+        return sort.sort_pairs(cmd, keys, values, keys_out, values_out, n, temp.view().sub(0, temp_bytes - 16));
+      });
+      CHECK(st.error().code == Errc::invalid_argument);
+      CHECK_THAT(st.error().message, Catch::Contains("temporary storage"));
+    }
+    DYNAMIC_SECTION("algorithm " << int(algo) << ": keys, the output overlapping the input") {
+      auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+        return sort.sort_keys(cmd, keys_out.view().sub(0, n * 4), keys_out.view().sub(4, n * 4), n, temp);
+      });
+      CHECK(st.error().code == Errc::invalid_argument);
+      CHECK_THAT(st.error().message, Catch::Contains("overlap"));
+    }
+    CHECK(test::still_poisoned(rt, keys_out, (n + 1) * 4));
+    CHECK(test::still_poisoned(rt, values_out, n * 4));
+    CHECK(test::still_poisoned(rt, temp, temp_bytes));
+  }
+}

@@ -1194,3 +1194,54 @@ TEST_CASE("SpMV matches Eigen on every Binsparse reference matrix", "[spmv][shar
   VKPRIM_REQUIRE_SHARED("binsparse-reference");
   check_shared(shared_data / "binsparse-reference");
 }
+
+// A refused call records nothing. Each call below is alone in its command buffer, which is then
+// submitted: y and the temporary storage keep their poison. Refused by the merge path's last
+// check (short temporary storage), and over column blocks by the dispatch limits of the second
+// block (more nonzeros than the merge path's tiles cover, in views of memory that does not
+// exist, which nothing may touch), checked before the first block's product is recorded.
+TEST_CASE("SpMV refused by its last check, or a later block's, records nothing", "[spmv][errors][refused]") {
+  Runtime& rt = test::gpu();
+  const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(stencil(40)))).value();
+  Spmv& plan = plan_for(ValueType::f32, automatic());
+  const uint64_t rows = a.rows(), cols = a.cols();
+  auto x = rt.upload(std::vector<float>(cols, 1.0f)).value();
+  Buffer y = test::poisoned(rt, rows * 4);
+  const uint64_t temp_bytes = plan.temp_bytes(rows, a.nnz());
+  REQUIRE(temp_bytes > 16);
+  Buffer temp = test::poisoned(rt, temp_bytes);
+  Status st;
+  SECTION("merge path: temporary storage 16 bytes short") {
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return plan.record(cmd, a.view(), x, y, 1.0, 0.0, temp.view().sub(0, temp_bytes - 16));
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("temporary storage"));
+  }
+  SECTION("column blocks: the second block past the merge path's dispatch limits") {
+    const SpmvAnalysis first = plan.analyze(rt, a.view()).value();
+    CsrView huge;
+    huge.rows = rows;
+    huge.cols = cols;
+    huge.nnz = (uint64_t(1) << 32) * plan.tile_items();  // 2^32 tiles and more
+    huge.value_type = ValueType::f32;
+    huge.row_ptr_64 = true;
+    huge.row_ptr = test::unbacked((rows + 1) * 8, 0);
+    huge.col_idx = test::unbacked(huge.nnz * 4, 1);
+    huge.values = test::unbacked(huge.nnz * 4, 2);
+    SpmvAnalysis second;
+    second.stats.rows = rows;
+    second.stats.cols = cols;
+    second.stats.nnz = huge.nnz;
+    second.kernel = SpmvKernel::merge;
+    const std::vector<CsrView> blocks = {a.view(), huge};
+    const std::vector<SpmvAnalysis> analyses = {first, second};
+    st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return plan.record(cmd, blocks, x, y, 1.0, 0.0, analyses, test::unbacked(plan.temp_bytes(rows, huge.nnz), 3));
+    });
+    CHECK(st.error().code == Errc::limit_exceeded);
+    CHECK_THAT(st.error().message, Catch::Contains("dispatch limits"));
+  }
+  CHECK(test::still_poisoned(rt, y, rows * 4));
+  CHECK(test::still_poisoned(rt, temp, temp_bytes));
+}

@@ -72,7 +72,9 @@ class CsrBuilder {
   // modified; writes out's three arrays, counts and temp. invalid_argument for views too small
   // or misaligned, an output of another value type than the builder's, rows or cols of 2^32 or
   // more, counts of fewer than 3 words, 2^32 triplets and more with a 32-bit row pointer, or no
-  // temporary storage; limit_exceeded for 2^32 - 1 rows. Nothing is recorded on an error.
+  // temporary storage; limit_exceeded for 2^32 - 1 rows; and the errors of its sort
+  // (RadixSort::sort_pairs of the keys it makes in temp, with coo_values: e.g. coo_values
+  // overlapping the sorted values in temp). Nothing is recorded on an error.
   Status record(VkCommandBuffer cmd, BufferView coo_rows, BufferView coo_cols,
                 BufferView coo_values, uint64_t n, const CsrView& out, BufferView counts,
                 BufferView temp = {}) const;
