@@ -65,6 +65,7 @@ Status Fill::record(VkCommandBuffer cmd, BufferView dst, uint64_t bits, uint32_t
     return make_error(Errc::invalid_argument, "Fill: element size must be 4 or 8");
   VKPRIM_TRY(check_aligned("Fill: destination address", dst.address, esz));
   VKPRIM_TRY(check_aligned("Fill: destination size", dst.size, esz));
+  VKPRIM_TRY(check_fits("Fill", "destination", dst, dst.size));
   const uint32_t lo = uint32_t(bits), hi = esz == 8 ? uint32_t(bits >> 32) : lo;
   const uint32_t pattern[4] = {lo, hi, lo, hi};
   // Body in 16-byte words when the address allows, the tail in element-sized words.

@@ -1,3 +1,4 @@
+#include "core/call_checks.hpp"
 #include "elementwise/pass.hpp"
 #include "gather_scatter/policy.hpp"
 
@@ -14,14 +15,12 @@ Status check_args(const char* call, BufferView src, BufferView idx, BufferView d
                   uint32_t esz, bool gather) {
   if (esz != 4 && esz != 8)
     return make_error(Errc::invalid_argument, std::string(call) + ": element size must be 4 or 8");
-  if (idx.size < n * 4)
-    return make_error(Errc::invalid_argument, std::string(call) + ": indices hold fewer than n entries");
-  const BufferView& dense = gather ? dst : src;  // the side indexed by i < n
-  if (dense.size < n * esz)
-    return make_error(Errc::invalid_argument,
-                      std::string(call) + (gather ? ": dst" : ": src") + " holds fewer than n elements");
-  if (src.address % esz || dst.address % esz || idx.address % 4)
-    return make_error(Errc::invalid_argument, std::string(call) + ": misaligned address");
+  VKPRIM_TRY(check_view(call, "indices", idx, n * 4, 4));
+  // The side indexed by i < n holds n elements. The side the indices address may be empty (every
+  // index is then out of range); where it is not, it is addressable and aligned.
+  const auto indexed = [esz](BufferView v) { return v.size >= esz ? uint64_t(esz) : 0; };
+  VKPRIM_TRY(check_view(call, "src", src, gather ? indexed(src) : n * esz, esz));
+  VKPRIM_TRY(check_view(call, "dst", dst, gather ? n * esz : indexed(dst), esz));
   return {};
 }
 }  // namespace

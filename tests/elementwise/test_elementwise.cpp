@@ -250,5 +250,12 @@ TEST_CASE("elementwise calls refused by their last check record nothing", "[fill
     CHECK(st.error().code == Errc::invalid_argument);
     CHECK_THAT(st.error().message, Catch::Contains("y address"));
   }
+  SECTION("fill: a destination with a size but no device address") {
+    auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return fill.record(cmd, BufferView{VK_NULL_HANDLE, 0, 64, 0}, uint64_t(7), 4);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("Fill: destination has no device address"));
+  }
   CHECK(test::still_poisoned(rt, dst, (n + 4) * 4));
 }

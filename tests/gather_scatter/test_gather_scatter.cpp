@@ -155,14 +155,28 @@ TEST_CASE("gather and scatter refused by their last check record nothing", "[gat
       return gather.record(cmd, src, bidx, dst.view().sub(4, n * 8), n, 8, 0);
     });
     CHECK(st.error().code == Errc::invalid_argument);
-    CHECK_THAT(st.error().message, Catch::Contains("misaligned"));
+    CHECK_THAT(st.error().message, Catch::Contains("dst is not addressable or not aligned"));
   }
   SECTION("scatter: indices not 4-byte aligned") {
     auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
       return scatter.record(cmd, src, bidx.view().sub(2, n * 4), dst, n, 8);
     });
     CHECK(st.error().code == Errc::invalid_argument);
-    CHECK_THAT(st.error().message, Catch::Contains("misaligned"));
+    CHECK_THAT(st.error().message, Catch::Contains("indices is not addressable or not aligned"));
+  }
+  SECTION("gather: a source view with a size but no device address") {
+    auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return gather.record(cmd, BufferView{VK_NULL_HANDLE, 0, n * 8, 0}, bidx, dst, n, 8, 0);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("Gather: src is not addressable"));
+  }
+  SECTION("scatter: a destination view with a size but no device address") {
+    auto st = test::record_refused(rt, [&](VkCommandBuffer cmd) {
+      return scatter.record(cmd, src, bidx, BufferView{VK_NULL_HANDLE, 0, (n + 1) * 8, 0}, n, 8);
+    });
+    CHECK(st.error().code == Errc::invalid_argument);
+    CHECK_THAT(st.error().message, Catch::Contains("Scatter: dst is not addressable"));
   }
   CHECK(test::still_poisoned(rt, dst, (n + 1) * 8));
 }
