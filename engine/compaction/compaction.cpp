@@ -274,13 +274,15 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
       return make_error(Errc::unsupported, plan->what + "<f64>: the device has no shaderFloat64");
     const bool sg = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                     (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT);
-    auto up = Pipeline::create_variant(*plan->ctx, std::string("select_upsweep_") + to_string(type), kSelectUpsweepPushBytes,
-                            plan->wg, plan->items);
+    const auto value = variants::value_axis(type);
+    const auto layer = variants::layer_axis(sg);
+    auto up = Pipeline::create(*plan->ctx, variants::select_upsweep(value), kSelectUpsweepPushBytes,
+                               plan->wg, plan->items);
     if (!up) return up.error();
     plan->upsweep = std::move(*up);
     if (by_key) {
-      auto sc = Pipeline::create_variant(*plan->ctx, std::string("select_scatter_") + to_string(type) + (sg ? "_sg" : "_wg"),
-                                         kSelectScatterPushBytes, plan->wg, plan->items);
+      auto sc = Pipeline::create(*plan->ctx, variants::select_scatter(value, layer),
+                                 kSelectScatterPushBytes, plan->wg, plan->items);
       if (!sc) return sc.error();
       plan->scatter = std::move(*sc);
       return plan_with_scan(context, std::move(plan), o, true);
@@ -288,12 +290,12 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
     static_assert(32 % tuning::select_items(4) == 0 && 32 % tuning::select_items(8) == 0,
                   "select_tiles packs a lane's selection bits into one word, and counts runs "
                   "of ITEMS bits within whole bitmask words");
-    auto single = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_") + to_string(type) + (sg ? "_sg" : "_wg"),
-                                           kSelectTilesPushBytes, plan->wg, plan->items);
+    auto single = Pipeline::create(*plan->ctx, variants::select_tiles(value, layer),
+                                   kSelectTilesPushBytes, plan->wg, plan->items);
     if (!single) return single.error();
     plan->single = std::move(*single);
-    auto part = Pipeline::create_variant(*plan->ctx, std::string("select_tiles_partition_") + to_string(type) + (sg ? "_sg" : "_wg"),
-                                         kSelectTilesPushBytes, plan->wg, plan->items);
+    auto part = Pipeline::create(*plan->ctx, variants::select_tiles_partition(value, layer),
+                                 kSelectTilesPushBytes, plan->wg, plan->items);
     if (!part) return part.error();
     plan->partition_single = std::move(*part);
     auto fill = Fill::create(context);
@@ -302,7 +304,7 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
     if (o.spin_limit) plan->spin_limit = o.spin_limit;
     plan->stall_period = o.debug_stall_period;
   } else {
-    auto t = Pipeline::create_variant(*plan->ctx, "select_total", kSelectTotalPushBytes, 1, 1);
+    auto t = Pipeline::create(*plan->ctx, Shader::select_total, kSelectTotalPushBytes, 1, 1);
     if (!t) return t.error();
     plan->total = std::move(*t);
   }

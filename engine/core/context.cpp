@@ -1,5 +1,6 @@
 // Context adoption and creation (docs/api.md#context).
 #include "core/context_impl.hpp"
+#include "core/device_class.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace vkprim {
@@ -449,6 +451,7 @@ Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
 
 const DeviceCaps& Context::caps() const { return impl_->caps; }
+const DeviceClass& Context::device_class() const { return impl_->device_class; }
 VkInstance Context::instance() const { return impl_->instance; }
 VkPhysicalDevice Context::physical_device() const { return impl_->physical_device; }
 VkDevice Context::device() const { return impl_->device; }
@@ -491,6 +494,10 @@ Result<Context> Context::adopt(const AdoptInfo& info) {
     return make_error(Errc::unsupported, std::string("cannot adopt device: ") + why);
   detail::load_device_table(impl->vk, info.get_instance_proc_addr, info.instance, info.device);
   VKPRIM_TRY(detail::finish_setup(*impl, {}));
+  // The caller's queue stays the caller's: nothing is measured on an adopted device.
+  auto device_class = detail::classify_device(*impl, info.bandwidth_class, false);
+  if (!device_class) return device_class.error();
+  impl->device_class = *device_class;
   return Context(std::move(impl));
 }
 
@@ -616,6 +623,13 @@ Result<Context> Context::create(const CreateInfo& info) {
   impl->caps = detail::query_caps(impl->vki, chosen, chosen_family, &en.f2);
   detail::load_device_table(impl->vk, *gipa, impl->instance, impl->device);
   VKPRIM_TRY(detail::finish_setup(*impl, info.pipeline_cache_path));
+  // The device and its queue are vkprim's alone until this returns: the bandwidth class may be
+  // measured on it. Its copy pipeline is no pipeline of the caller's (no statistics).
+  const bool statistics = std::exchange(impl->capture_statistics, false);
+  auto device_class = detail::classify_device(*impl, info.bandwidth_class, true);
+  impl->capture_statistics = statistics;
+  if (!device_class) return device_class.error();
+  impl->device_class = *device_class;
   return Context(std::move(impl));
 }
 
@@ -636,6 +650,10 @@ Result<std::vector<DeviceListing>> list_devices() {
     DeviceListing d;
     d.index = i;
     d.caps = detail::query_caps(inst->vki, (*pds)[i], family.value_or(0), nullptr);
+    const auto uuid = detail::device_uuid(inst->vki, (*pds)[i]);
+    auto device_class = detail::classify(d.caps, uuid.data(), std::nullopt);
+    if (!device_class) return device_class.error();
+    d.device_class = *device_class;
     const char* why = detail::missing_requirement(d.caps);
     if (!why && !family) why = "no compute queue";
     d.usable = why == nullptr;

@@ -43,6 +43,8 @@ struct ContextImpl {
   const VkAllocationCallbacks* alloc = nullptr;
   VkPhysicalDeviceMemoryProperties memory{};
   DeviceCaps caps;
+  // What tuning chooses by (core/device_class.hpp), computed once at creation or adoption.
+  DeviceClass device_class;
 
   bool owns_instance = false;
   bool owns_device = false;

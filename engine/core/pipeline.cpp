@@ -51,10 +51,14 @@ void capture_statistics(const ContextImpl& ctx, VkPipeline pipeline, const std::
 }  // namespace
 
 Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& desc) {
-  const ShaderBlob* named = desc.variant.empty() ? nullptr : find_shader_blob(desc.variant.c_str());
-  if (!desc.variant.empty() && !named)
-    return make_error(Errc::unsupported, "no shader variant " + desc.variant + " in this build");
-  const ShaderBlob& blob = named ? *named : shader_blob(desc.shader);
+  const ShaderBlob& blob = shader_blob(desc.shader);
+  // A variant that compiles its items in runs only with the plan's tile built from them
+  // (the policies static_assert the same for the values they fix at build time).
+  if (blob.fixed_items && desc.items != blob.fixed_items)
+    return make_error(Errc::invalid_argument, std::string(blob.name) + ": compiled for " +
+                                                  std::to_string(blob.fixed_items) +
+                                                  " items per invocation, created with " +
+                                                  std::to_string(desc.items));
   if (desc.push_bytes > ctx.caps.max_push_constants)
     return make_error(Errc::limit_exceeded, std::string(blob.name) + ": push constants exceed device limit");
   if (desc.workgroup_size > ctx.caps.max_workgroup_invocations)
@@ -128,11 +132,10 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   return p;
 }
 
-Result<Pipeline> Pipeline::create_variant(const ContextImpl& ctx, std::string variant,
-                                          uint32_t push_bytes, uint32_t workgroup_size,
-                                          uint32_t items) {
+Result<Pipeline> Pipeline::create(const ContextImpl& ctx, Shader shader, uint32_t push_bytes,
+                                  uint32_t workgroup_size, uint32_t items) {
   PipelineDesc d;
-  d.variant = std::move(variant);
+  d.shader = shader;
   d.push_bytes = push_bytes;
   d.workgroup_size = workgroup_size;
   d.items = items;

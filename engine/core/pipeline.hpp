@@ -5,34 +5,33 @@
 #pragma once
 
 #include "core/context_impl.hpp"
-#include "vkprim_shader_ids.hpp"
+#include "core/shader_axes.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
-#include <string>
 #include <utility>
 #include <vector>
 
 namespace vkprim::detail {
 
 struct PipelineDesc {
-  Shader shader{};                     // the variant (unless `blob` is set)
+  Shader shader{};                     // the variant: Shader::<id> or variants::<family>(...)
   uint32_t push_bytes = 0;
   uint32_t workgroup_size = 256;
+  // Items per invocation: specialization constant 1, or the variant's FIXED_ITEMS, which it
+  // must then equal (shader_fixed_items()).
   uint32_t items = 1;
   std::vector<uint32_t> extra_spec;   // constant_id 2, 3, ...
   uint32_t required_subgroup_size = 0; // 0: the driver's choice
-  std::string variant;                 // or a variant by name (as in shaders/CMakeLists.txt)
 };
 
 class Pipeline {
  public:
   static Result<Pipeline> create(const ContextImpl& ctx, const PipelineDesc& desc);
-  // The common case: a variant by name, no extra specialization constants.
-  static Result<Pipeline> create_variant(const ContextImpl& ctx, std::string variant,
-                                         uint32_t push_bytes, uint32_t workgroup_size,
-                                         uint32_t items);
+  // The common case: no extra specialization constants, the driver's subgroup size.
+  static Result<Pipeline> create(const ContextImpl& ctx, Shader shader, uint32_t push_bytes,
+                                 uint32_t workgroup_size, uint32_t items);
 
   Pipeline() = default;
   Pipeline(Pipeline&& o) noexcept;
@@ -47,7 +46,8 @@ class Pipeline {
   uint32_t items() const { return items_; }
   uint32_t tile_items() const { return wg_ * items_; }
   bool valid() const { return pipeline_ != VK_NULL_HANDLE; }
-  // The shader variant's name (shaders/CMakeLists.txt), as pass profiles report it.
+  // The shader variant's name (ShaderBlob::name, as its variants.cmake declares it), as pass
+  // profiles report it.
   const char* name() const { return name_; }
 
  private:

@@ -140,18 +140,15 @@ ValueType Map::type() const { return impl_->type; }
 Result<Map> Map::create(const Context& ctx, ValueType type) {
   if (type == ValueType::f64 && !ctx.caps().shader_float64)
     return make_error(Errc::unsupported, "Map<f64>: the device has no shaderFloat64");
-  static constexpr Shader table[6][3] = {
-      {Shader::map_affine_u32, Shader::map_abs_u32, Shader::map_axpby_u32},
-      {Shader::map_affine_i32, Shader::map_abs_i32, Shader::map_axpby_i32},
-      {Shader::map_affine_f32, Shader::map_abs_f32, Shader::map_axpby_f32},
-      {Shader::map_affine_u64, Shader::map_abs_u64, Shader::map_axpby_u64},
-      {Shader::map_affine_i64, Shader::map_abs_i64, Shader::map_axpby_i64},
-      {Shader::map_affine_f64, Shader::map_abs_f64, Shader::map_axpby_f64}};
+  // Indexed by Map::Op.
+  static constexpr variants::MapOp ops[3] = {variants::MapOp::affine, variants::MapOp::abs,
+                                             variants::MapOp::axpby};
   auto impl = std::make_unique<Impl>();
   impl->ctx = &ctx.impl();
   impl->type = type;
   for (int op = 0; op < 3; ++op) {
-    auto p = make(ctx.impl(), table[int(type)][op], push_size<MapPush>(), tuning::kMap);
+    auto p = make(ctx.impl(), variants::map(ops[op], variants::value_axis(type)),
+                  push_size<MapPush>(), tuning::kMap);
     if (!p) return p.error();
     impl->ops[op] = std::move(*p);
   }

@@ -38,9 +38,11 @@ Result<Gather> Gather::create(const Context& ctx) {
   auto impl = std::make_unique<Impl>();
   impl->ctx = &ctx.impl();
   const auto t = tuning::kGatherScatter;
-  auto a = Pipeline::create(ctx.impl(), {Shader::gather_w1, push_size<GatherPush>(), t.workgroup_size, t.items});
+  auto a = Pipeline::create(ctx.impl(), variants::gather(variants::Words::w1), push_size<GatherPush>(),
+                            t.workgroup_size, t.items);
   if (!a) return a.error();
-  auto b = Pipeline::create(ctx.impl(), {Shader::gather_w2, push_size<GatherPush>(), t.workgroup_size, t.items});
+  auto b = Pipeline::create(ctx.impl(), variants::gather(variants::Words::w2), push_size<GatherPush>(),
+                            t.workgroup_size, t.items);
   if (!b) return b.error();
   impl->w1 = std::move(*a);
   impl->w2 = std::move(*b);
@@ -76,9 +78,11 @@ Result<Scatter> Scatter::create(const Context& ctx) {
   auto impl = std::make_unique<Impl>();
   impl->ctx = &ctx.impl();
   const auto t = tuning::kGatherScatter;
-  auto a = Pipeline::create(ctx.impl(), {Shader::scatter_w1, push_size<ScatterPush>(), t.workgroup_size, t.items});
+  auto a = Pipeline::create(ctx.impl(), variants::scatter(variants::Words::w1), push_size<ScatterPush>(),
+                            t.workgroup_size, t.items);
   if (!a) return a.error();
-  auto b = Pipeline::create(ctx.impl(), {Shader::scatter_w2, push_size<ScatterPush>(), t.workgroup_size, t.items});
+  auto b = Pipeline::create(ctx.impl(), variants::scatter(variants::Words::w2), push_size<ScatterPush>(),
+                            t.workgroup_size, t.items);
   if (!b) return b.error();
   impl->w1 = std::move(*a);
   impl->w2 = std::move(*b);

@@ -66,9 +66,10 @@ Result<Histogram> Histogram::create_even(const Context& context, ValueType type,
   }
   const uint64_t shared_cap = std::min<uint64_t>(ctx.caps.max_shared_memory, tuning::kHistogramSharedBytes);
   plan->shared = uint64_t(bins) * 4 <= shared_cap;
-  const std::string name = std::string("histogram_even_") + to_string(type) + (plan->shared ? "_shared" : "_global");
+  namespace variants = detail::variants;
   detail::PipelineDesc d;
-  d.variant = name;
+  const auto sample = type == ValueType::u32 ? variants::Sample::u32 : variants::Sample::f32;
+  d.shader = variants::histogram_even(sample, plan->shared ? variants::Bins::shared : variants::Bins::global);
   d.push_bytes = detail::kHistogramPushBytes;
   d.workgroup_size = tuning::kHistogramWorkgroup;
   d.items = tuning::kHistogramItems;

@@ -3,13 +3,18 @@
 
 #include <cstdint>
 
+#include <vkprim/context.hpp>
+#include <vkprim/scan.hpp>
+
 #include "elementwise/policy.hpp"
+#include "vkprim_shader_ids.hpp"
 
 namespace vkprim::detail::tuning {
 
 // Scan and reduce: 256 invocations; items per invocation by aggregate size (registers), a
 // multiple of 4 (16-byte loads of T and of u32 head flags). Compiled into the shaders as
-// FIXED_ITEMS: shaders/CMakeLists.txt computes the same table.
+// FIXED_ITEMS (shaders/scan/variants.cmake): scan_items_match_variants() below checks every
+// variant's against this table at build time.
 inline constexpr uint32_t kScanWorkgroup = 256;
 // The segmented scans' head-flag pass (segment_heads.comp): an element-wise grid.
 inline constexpr Elementwise kSegmentHeads{256, 4};
@@ -28,11 +33,56 @@ constexpr uint32_t scan_single_pass_workgroup(uint32_t agg_words) {
   return agg_words >= 2 ? 2 * kScanWorkgroup : kScanWorkgroup;
 }
 // Whether scans use the subgroup layer on a device that has it: everywhere but for 8-byte values
-// on NVIDIA (vendor 0x10DE), whose shared-memory layer scans them faster than subgroup-striped
-// tiles do; for 4-byte values the subgroup-striped tiles (scan_tiles.comp) are the faster.
-constexpr bool scan_prefers_subgroup_ops(uint32_t vendor_id, uint32_t value_bytes) {
-  return vendor_id != 0x10DE || value_bytes < 8;
+// on NVIDIA devices (DeviceClass::vendor_id), whose shared-memory layer scans them faster than
+// subgroup-striped tiles do; for 4-byte values the subgroup-striped tiles (scan_tiles.comp) are
+// the faster.
+constexpr bool scan_prefers_subgroup_ops(const DeviceClass& device, uint32_t value_bytes) {
+  return device.vendor_id != kVendorNvidia || value_bytes < 8;
 }
+// ScanStrategy::automatic: reduce-then-scan on CPU devices, whose threads run workgroups one
+// after another, so that a single pass's look-back would wait on tiles not yet started; the
+// single pass on GPUs.
+constexpr ScanStrategy scan_automatic_strategy(const DeviceClass& device) {
+  return device.cpu() ? ScanStrategy::reduce_then_scan : ScanStrategy::single_pass;
+}
+
+// The aggregate's size in 32-bit words: the value's, one more for segmented sums (the head
+// flag), twice the value's for compensated sums (sum and compensation).
+constexpr uint32_t scan_agg_words(variants::Op op, uint32_t value_bytes) {
+  return value_bytes / 4 + (op == variants::Op::segsum ? 1 : 0);
+}
+constexpr uint32_t scan_kahan_agg_words(uint32_t value_bytes) { return 2 * (value_bytes / 4); }
+// Every scan variant compiles in the items this policy gives its pass and aggregate.
+constexpr bool scan_items_match_variants() {
+  using namespace variants;
+  for (Layer layer : kLayerAxis) {
+    const bool sg = layer == Layer::sg;
+    for (Value value : kValueAxis) {
+      const uint32_t bytes =
+          value == Value::u32 || value == Value::i32 || value == Value::f32 ? 4 : 8;
+      for (Op op : kOpAxis) {
+        const uint32_t words = scan_agg_words(op, bytes);
+        if (shader_fixed_items(scan_tiles(op, value, layer)) != scan_single_pass_items(words, sg))
+          return false;
+        for (Shader s : {reduce_tiles(op, value, layer), scan_partials(op, value, layer),
+                         scan_ranges(op, value, layer)})
+          if (shader_fixed_items(s) != scan_items(words)) return false;
+      }
+    }
+    for (Real real : kRealAxis) {
+      const uint32_t words = scan_kahan_agg_words(real == Real::f32 ? 4 : 8);
+      if (shader_fixed_items(scan_tiles_kahan(real, layer)) != scan_single_pass_items(words, sg))
+        return false;
+      for (Shader s : {reduce_tiles_kahan(real, layer), scan_partials_kahan(real, layer),
+                       scan_ranges_kahan(real, layer)})
+        if (shader_fixed_items(s) != scan_items(words)) return false;
+    }
+  }
+  return true;
+}
+static_assert(scan_items_match_variants(),
+              "shaders/scan/variants.cmake compiles other items per invocation than scan_items() / "
+              "scan_single_pass_items() give");
 
 // Reduce-then-scan and reduce split the tiles into at most this many contiguous ranges.
 inline constexpr uint32_t kRangeGroups = 1024;

@@ -17,14 +17,13 @@ namespace vkprim {
 namespace detail {
 
 namespace {
-const char* op_name(ScanOp op) {
-  switch (op) {
-    case ScanOp::sum: return "sum";
-    case ScanOp::min: return "min";
-    case ScanOp::max: return "max";
-  }
-  return "?";
-}
+// The aggregate the passes combine: an operator of variants::Op, or the compensated sum (its
+// own families, f32 and f64 only).
+struct Agg {
+  variants::Op op = variants::Op::sum;
+  bool kahan = false;
+};
+enum class ScanPass { tiles, reduce, partials, ranges };
 }  // namespace
 
 struct ScanPlan {
@@ -66,12 +65,30 @@ struct ScanPlan {
     return heads_bytes(n) + main;
   }
 
-  // Pass `pass` of this plan's (operator, type, subgroup layer) variant.
-  Result<Pipeline> make(const char* pass, uint32_t push_bytes, const std::string& agg,
-                        uint32_t pass_items, uint32_t pass_wg = 0) const {
-    return Pipeline::create_variant(
-        *ctx, std::string(pass) + "_" + agg + "_" + to_string(type) + (subgroup ? "_sg" : "_wg"),
-        push_bytes, pass_wg ? pass_wg : wg, pass_items);
+  // The variant of pass `pass` for this plan's (operator, type, subgroup layer).
+  Shader variant(ScanPass pass, const Agg& agg) const {
+    const auto layer = variants::layer_axis(subgroup);
+    if (agg.kahan) {
+      const auto real = variants::real_axis(type);
+      switch (pass) {
+        case ScanPass::tiles: return variants::scan_tiles_kahan(real, layer);
+        case ScanPass::reduce: return variants::reduce_tiles_kahan(real, layer);
+        case ScanPass::partials: return variants::scan_partials_kahan(real, layer);
+        case ScanPass::ranges: return variants::scan_ranges_kahan(real, layer);
+      }
+    }
+    const auto value = variants::value_axis(type);
+    switch (pass) {
+      case ScanPass::tiles: return variants::scan_tiles(agg.op, value, layer);
+      case ScanPass::reduce: return variants::reduce_tiles(agg.op, value, layer);
+      case ScanPass::partials: return variants::scan_partials(agg.op, value, layer);
+      case ScanPass::ranges: break;
+    }
+    return variants::scan_ranges(agg.op, value, layer);
+  }
+  Result<Pipeline> make(ScanPass pass, uint32_t push_bytes, const Agg& agg, uint32_t pass_items,
+                        uint32_t pass_wg = 0) const {
+    return Pipeline::create(*ctx, variant(pass, agg), push_bytes, pass_wg ? pass_wg : wg, pass_items);
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {
@@ -163,7 +180,7 @@ struct ScanPlan {
 namespace {
 // Builds the plan shared by the three public classes.
 Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* what,
-                                            ValueType type, const std::string& agg,
+                                            ValueType type, const Agg& agg,
                                             const ScanOptions& o, bool need_scan) {
   const auto& ctx = context.impl();
   const auto& caps = ctx.caps;
@@ -171,16 +188,17 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   plan->ctx = &ctx;
   plan->what = what;
   plan->type = type;
-  plan->segmented = agg == "segsum";
+  plan->segmented = !agg.kahan && agg.op == variants::Op::segsum;
   plan->esz = uint32_t(size_of(type));
   if (type == ValueType::f64 && !caps.shader_float64)
     return make_error(Errc::unsupported, std::string(what) + "<f64>: the device has no shaderFloat64");
-  const uint32_t t_words = plan->esz / 4;
-  plan->agg_words = agg == "kahan" ? 2 * t_words : agg == "segsum" ? t_words + 1 : t_words;
+  plan->agg_words = agg.kahan ? tuning::scan_kahan_agg_words(plan->esz)
+                              : tuning::scan_agg_words(agg.op, plan->esz);
   plan->items = tuning::scan_items(plan->agg_words);
-  const bool needs_shuffle = agg == "kahan" || agg == "segsum";
+  const bool needs_shuffle = agg.kahan || plan->segmented;
   plan->subgroup = o.use_subgroup_ops &&
-                   (o.force_subgroup_ops || tuning::scan_prefers_subgroup_ops(caps.vendor_id, plan->esz)) &&
+                   (o.force_subgroup_ops ||
+                    tuning::scan_prefers_subgroup_ops(ctx.device_class, plan->esz)) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (!needs_shuffle || (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) &&
@@ -195,16 +213,15 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
     plan->strategy = ScanStrategy::reduce_then_scan;
   }
   if (plan->strategy == ScanStrategy::automatic)
-    plan->strategy = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ? ScanStrategy::reduce_then_scan
-                                                                     : ScanStrategy::single_pass;
-  auto reduce = plan->make("reduce_tiles", kReduceTilesPushBytes, agg, plan->items);
+    plan->strategy = tuning::scan_automatic_strategy(ctx.device_class);
+  auto reduce = plan->make(ScanPass::reduce, kReduceTilesPushBytes, agg, plan->items);
   if (!reduce) return reduce.error();
   plan->reduce = std::move(*reduce);
-  auto partials = plan->make("scan_partials", kScanPartialsPushBytes, agg, plan->items);
+  auto partials = plan->make(ScanPass::partials, kScanPartialsPushBytes, agg, plan->items);
   if (!partials) return partials.error();
   plan->partials = std::move(*partials);
   if (need_scan) {
-    auto tiles = plan->make("scan_tiles", kScanTilesPushBytes, agg,
+    auto tiles = plan->make(ScanPass::tiles, kScanTilesPushBytes, agg,
                             tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
                             // at most the device's limit, never below the other passes'
                             std::max(plan->wg, std::min(tuning::scan_single_pass_workgroup(
@@ -212,7 +229,7 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
                                                         caps.max_workgroup_invocations)));
     if (!tiles) return tiles.error();
     plan->tiles = std::move(*tiles);
-    auto ranges = plan->make("scan_ranges", kScanRangesPushBytes, agg, plan->items);
+    auto ranges = plan->make(ScanPass::ranges, kScanRangesPushBytes, agg, plan->items);
     if (!ranges) return ranges.error();
     plan->ranges = std::move(*ranges);
     auto fill = Fill::create(context);
@@ -228,11 +245,19 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   return plan;
 }
 
-Result<std::string> agg_name(const char* what, ValueType type, ScanOp op, const ScanOptions& o) {
-  if (!o.compensated) return std::string(op_name(op));
-  if (op != ScanOp::sum || (type != ValueType::f32 && type != ValueType::f64))
-    return make_error(Errc::invalid_argument, std::string(what) + ": compensated summation is for f32/f64 sums");
-  return std::string("kahan");
+Result<Agg> agg_of(const char* what, ValueType type, ScanOp op, const ScanOptions& o) {
+  if (o.compensated) {
+    if (op != ScanOp::sum || (type != ValueType::f32 && type != ValueType::f64))
+      return make_error(Errc::invalid_argument,
+                        std::string(what) + ": compensated summation is for f32/f64 sums");
+    return Agg{variants::Op::sum, true};
+  }
+  switch (op) {
+    case ScanOp::sum: return Agg{variants::Op::sum};
+    case ScanOp::min: return Agg{variants::Op::min};
+    case ScanOp::max: return Agg{variants::Op::max};
+  }
+  return make_error(Errc::invalid_argument, std::string(what) + ": unknown ScanOp");
 }
 
 }  // namespace
@@ -247,7 +272,7 @@ Scan& Scan::operator=(Scan&&) noexcept = default;
 Scan::~Scan() = default;
 
 Result<Scan> Scan::create(const Context& ctx, ValueType type, ScanOp op, const ScanOptions& o) {
-  auto agg = detail::agg_name("Scan", type, op, o);
+  auto agg = detail::agg_of("Scan", type, op, o);
   if (!agg) return agg.error();
   auto plan = detail::make_plan(ctx, "Scan", type, *agg, o, true);
   if (!plan) return plan.error();
@@ -271,7 +296,7 @@ Reduce& Reduce::operator=(Reduce&&) noexcept = default;
 Reduce::~Reduce() = default;
 
 Result<Reduce> Reduce::create(const Context& ctx, ValueType type, ScanOp op, const ScanOptions& o) {
-  auto agg = detail::agg_name("Reduce", type, op, o);
+  auto agg = detail::agg_of("Reduce", type, op, o);
   if (!agg) return agg.error();
   auto plan = detail::make_plan(ctx, "Reduce", type, *agg, o, false);
   if (!plan) return plan.error();
@@ -292,7 +317,8 @@ SegmentedScan::~SegmentedScan() = default;
 Result<SegmentedScan> SegmentedScan::create(const Context& ctx, ValueType type, const ScanOptions& o) {
   if (o.compensated)
     return make_error(Errc::invalid_argument, "SegmentedScan: no compensated variant");
-  auto plan = detail::make_plan(ctx, "SegmentedScan", type, "segsum", o, true);
+  const detail::Agg segsum{detail::variants::Op::segsum};
+  auto plan = detail::make_plan(ctx, "SegmentedScan", type, segsum, o, true);
   if (!plan) return plan.error();
   return SegmentedScan(std::move(*plan));
 }

@@ -4,7 +4,10 @@
 #include <array>
 #include <cstdint>
 #include <span>
-#include <string_view>
+
+#include <vkprim/context.hpp>
+
+#include "vkprim_shader_ids.hpp"
 
 namespace vkprim::detail::tuning {
 
@@ -76,13 +79,24 @@ inline constexpr uint32_t kRadixUpsweepTiles = 8;
 // Reduce-then-scan's group counts become offsets in radix_offsets.comp: workgroups of this many
 // invocations (or the device's largest power of two below it; at least 256), each scanning the
 // rows of a power-of-two number of digits (one where a row fills a chunk) in chunks of
-// kRadixOffsetsItems consecutive counts per invocation (the shader fixes ITEMS at 8:
-// shaders/CMakeLists.txt), through shared memory so that its loads and stores are coalesced.
+// kRadixOffsetsItems consecutive counts per invocation (compiled in: FIXED_ITEMS in
+// shaders/sort/variants.cmake, checked below), through shared memory so that its loads and
+// stores are coalesced.
 // The upsweep adds the pass's digit counts, which each workgroup starts from (so none waits on
 // another), into kRadixCountStripes copies of 256 words (copy g % stripes for group g), so that
 // the groups' atomics do not all contend for the same 256 words.
 inline constexpr uint32_t kRadixOffsetsWorkgroup = 512;
 inline constexpr uint32_t kRadixOffsetsItems = 8;
+constexpr bool radix_offsets_items_match_variants() {
+  for (variants::Layer layer : variants::kLayerAxis)
+    for (variants::Offsets offsets : variants::kOffsetsAxis)
+      if (shader_fixed_items(variants::radix_offsets(layer, offsets)) != kRadixOffsetsItems)
+        return false;
+  return true;
+}
+static_assert(radix_offsets_items_match_variants(),
+              "shaders/sort/variants.cmake compiles radix_offsets for other items than "
+              "kRadixOffsetsItems");
 inline constexpr uint32_t kRadixCountStripes = 8;
 // The upfront pass (radix_histogram.comp: the varying key bits, and onesweep's histogram)
 // visits tiles of kRadixHistogramTile keys grid-stride, in workgroups of
@@ -164,12 +178,11 @@ constexpr uint64_t radix_onesweep_auto_keys(uint32_t key_bytes, uint32_t value_b
   if (!bandwidth_rich || (key_bytes > 4 && value_bytes != 0)) return kRadixOnesweepMaxKeys;
   return uint64_t(1) << 22;
 }
-// Bandwidth-rich GPUs: those with the most memory bandwidth per multiprocessor, where
-// reduce-then-scan serves large sorts of pairs and 8-byte keys better. Vulkan reports no
-// bandwidth, so they are named by VkPhysicalDeviceProperties::deviceName (today the NVIDIA
-// H200: 4.8 TB/s for 132 SMs).
-constexpr bool radix_bandwidth_rich(std::string_view device_name) {
-  return device_name.starts_with("NVIDIA H200");
+// Bandwidth-rich GPUs: those of the high bandwidth class (DeviceClass::bandwidth, measured by
+// a device copy: core/device_class.hpp), where reduce-then-scan's second read of the keys is
+// cheap and it serves large sorts of pairs and 8-byte keys better.
+constexpr bool radix_bandwidth_rich(const DeviceClass& device) {
+  return device.bandwidth == BandwidthClass::high;
 }
 constexpr uint64_t radix_onesweep_shared_bytes(RadixTile t, bool subgroup, uint32_t min_subgroup) {
   return radix_downsweep_shared_bytes(t, subgroup, min_subgroup) + 3 * 256 * 4 + 16;

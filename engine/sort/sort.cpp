@@ -454,8 +454,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   plan->stall_counts = o.debug_stall_counts ? 1 : 0;
   plan->guess_offset = o.debug_onesweep_misguess ? 1 : 0;
   // Whether any call may run onesweep (then its shared memory must fit too).
-  plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  plan->bandwidth_rich = detail::tuning::radix_bandwidth_rich(caps.device_name);
+  plan->cpu = plan->ctx->device_class.cpu();
+  plan->bandwidth_rich = detail::tuning::radix_bandwidth_rich(plan->ctx->device_class);
   const bool may_onesweep = plan->algorithm(1, false) == SortAlgorithm::onesweep;
   // The _sg downsweep needs ballots (the match), arithmetic (the digit scan), shuffles (the
   // rank records' identity shuffle, sort/radix_rank.glsl) and subgroups that tile the
@@ -503,7 +503,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   const auto& keys_tiles = plan->key_bytes == 4 ? detail::tuning::kRadixKeysTiles4
                                                 : detail::tuning::kRadixKeysTiles8;
   if (plan->tile.subgroup) VKPRIM_TRY(pick(keys_tiles, false, plan->keys_tile));
-  const std::string k = "_k" + std::to_string(plan->key_bytes / 4);
+  namespace variants = detail::variants;
+  const auto key = plan->key_bytes == 4 ? variants::Key::k1 : variants::Key::k2;
   // The upfront pass: the varying bits only for reduce-then-scan (which any object may run:
   // onesweep's beyond its key limit), with the histogram for onesweep.
   // Every radix pass takes the key flags as specialization constant 3 (common/radix.glsl:
@@ -511,9 +512,9 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // upsweep's GROUP_TILES; unused otherwise).
   uint32_t upfront_wg = detail::tuning::kRadixHistogramWorkgroup;
   while (upfront_wg > caps.max_workgroup_invocations) upfront_wg /= 2;
-  const auto upfront = [&](const char* name, detail::Pipeline& out) -> Status {
+  const auto upfront = [&](detail::Shader shader, detail::Pipeline& out) -> Status {
     detail::PipelineDesc d;
-    d.variant = name + k;
+    d.shader = shader;
     d.push_bytes = detail::kRadixHistogramPushBytes;
     d.workgroup_size = upfront_wg;
     d.items = detail::tuning::kRadixHistogramTile / upfront_wg;
@@ -523,8 +524,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     out = std::move(*p);
     return {};
   };
-  VKPRIM_TRY(upfront("radix_varying", plan->varying));
-  if (may_onesweep) VKPRIM_TRY(upfront("radix_histogram", plan->histogram));
+  VKPRIM_TRY(upfront(variants::radix_varying(key), plan->varying));
+  if (may_onesweep) VKPRIM_TRY(upfront(variants::radix_histogram(key), plan->histogram));
   // A pass over the tiles of shape t: the upsweep (its counts are the downsweep's tiles) and the
   // ranking passes, keys only (_v0) and with values of value_bytes (_v1, _v2).
   const auto on_tiles = [&](detail::PipelineDesc d, const detail::RadixTileShape& t,
@@ -537,18 +538,32 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     return {};
   };
   const auto upsweep = [&](const detail::RadixTileShape& t, detail::Pipeline& out,
-                           const std::string& suffix = "") {
+                           variants::Offsets offsets = variants::Offsets::narrow) {
     detail::PipelineDesc d;
-    d.variant = "radix_upsweep" + k + suffix;
+    d.shader = variants::radix_upsweep(key, offsets);
     d.push_bytes = detail::kRadixUpsweepPushBytes;
     d.extra_spec = {detail::tuning::kRadixUpsweepTiles, plan->key_flags};
     return on_tiles(d, t, out);
   };
-  const auto ranking = [&](const char* pass, uint32_t push_bytes, uint32_t value_bytes,
-                           const detail::RadixTileShape& t, detail::Pipeline& out,
-                           const std::string& suffix = "") {
+  // The ranking passes: the downsweep by offset width, onesweep, and onesweep's build for the
+  // large tile of 4-byte keys alone (radix_onesweep_k1_v0_sg_rounds).
+  enum class Ranking { downsweep, downsweep_wide, onesweep, onesweep_rounds };
+  const auto ranking = [&](Ranking pass, uint32_t push_bytes, uint32_t value_bytes,
+                           const detail::RadixTileShape& t, detail::Pipeline& out) {
+    const auto vw = value_bytes == 0 ? variants::ValueWords::v0
+                    : value_bytes == 4 ? variants::ValueWords::v1
+                                       : variants::ValueWords::v2;
+    const auto layer = variants::layer_axis(t.subgroup);
+    const auto downsweep = [&](variants::Offsets offsets) {
+      return variants::radix_downsweep(key, vw, layer, offsets);
+    };
     detail::PipelineDesc d;
-    d.variant = pass + k + "_v" + std::to_string(value_bytes / 4) + (t.subgroup ? "_sg" : "_wg") + suffix;
+    switch (pass) {
+      case Ranking::downsweep: d.shader = downsweep(variants::Offsets::narrow); break;
+      case Ranking::downsweep_wide: d.shader = downsweep(variants::Offsets::wide); break;
+      case Ranking::onesweep: d.shader = variants::radix_onesweep(key, vw, layer); break;
+      case Ranking::onesweep_rounds: d.shader = detail::Shader::radix_onesweep_k1_v0_sg_rounds; break;
+    }
     d.push_bytes = push_bytes;
     d.extra_spec = {t.subgroup ? t.rank_words : 0u, plan->key_flags};
     return on_tiles(d, t, out);
@@ -556,17 +571,17 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   VKPRIM_TRY(upsweep(plan->keys_tile, plan->upsweep_keys));
   const uint32_t down_push = detail::kRadixDownsweepPushBytes;
   const uint32_t one_push = detail::kRadixOnesweepPushBytes;
-  VKPRIM_TRY(ranking("radix_downsweep", down_push, 0, plan->keys_tile, plan->downsweep_keys));
+  VKPRIM_TRY(ranking(Ranking::downsweep, down_push, 0, plan->keys_tile, plan->downsweep_keys));
   if (o.value_bytes) {
     VKPRIM_TRY(upsweep(plan->tile, plan->upsweep_pairs));
     VKPRIM_TRY(
-        ranking("radix_downsweep", down_push, o.value_bytes, plan->tile, plan->downsweep_pairs));
+        ranking(Ranking::downsweep, down_push, o.value_bytes, plan->tile, plan->downsweep_pairs));
   }
   if (may_onesweep) {
-    VKPRIM_TRY(ranking("radix_onesweep", one_push, 0, plan->tile, plan->onesweep_keys));
+    VKPRIM_TRY(ranking(Ranking::onesweep, one_push, 0, plan->tile, plan->onesweep_keys));
     if (o.value_bytes)
       VKPRIM_TRY(
-          ranking("radix_onesweep", one_push, o.value_bytes, plan->tile, plan->onesweep_pairs));
+          ranking(Ranking::onesweep, one_push, o.value_bytes, plan->tile, plan->onesweep_pairs));
   }
   // The large sorts' tiles: by tuning::radix_large_tile_keys on GPUs (CPU devices: never), or
   // from SortOptions::debug_large_tiles_from keys on any device; with the subgroup ranking, where
@@ -595,13 +610,15 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     if (plan->keys_large_from != kRadixNoLargeTile ||
         plan->keys_large_onesweep_from != kRadixNoLargeTile) {
       VKPRIM_TRY(upsweep(plan->keys_large, plan->upsweep_keys_large));
-      VKPRIM_TRY(ranking("radix_downsweep", down_push, 0, plan->keys_large, plan->downsweep_keys_large));
+      VKPRIM_TRY(ranking(Ranking::downsweep, down_push, 0, plan->keys_large,
+                         plan->downsweep_keys_large));
     }
     if (plan->keys_large_onesweep_from != kRadixNoLargeTile)
-      VKPRIM_TRY(ranking("radix_onesweep", one_push, 0, plan->keys_large, plan->onesweep_keys_large,
-                         "_rounds"));
+      VKPRIM_TRY(ranking(Ranking::onesweep_rounds, one_push, 0, plan->keys_large,
+                         plan->onesweep_keys_large));
     if (plan->pairs_large_from != kRadixNoLargeTile)
-      VKPRIM_TRY(ranking("radix_onesweep", one_push, o.value_bytes, plan->pairs_large, plan->onesweep_pairs_large));
+      VKPRIM_TRY(ranking(Ranking::onesweep, one_push, o.value_bytes, plan->pairs_large,
+                         plan->onesweep_pairs_large));
   }
   // The group counts' offsets (tuning::kRadixOffsetsWorkgroup; at least 256 invocations, as the
   // ranking tiles need).
@@ -609,9 +626,10 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   while (offsets_wg > caps.max_workgroup_invocations) offsets_wg /= 2;
   const bool sg_scan = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                        caps.max_subgroup_size <= offsets_wg;
-  auto offsets = detail::Pipeline::create_variant(*plan->ctx, sg_scan ? "radix_offsets_sg" : "radix_offsets_wg",
-                                                  detail::kRadixOffsetsPushBytes, offsets_wg,
-                                                  detail::tuning::kRadixOffsetsItems);
+  const auto offsets_layer = variants::layer_axis(sg_scan);
+  auto offsets = detail::Pipeline::create(
+      *plan->ctx, variants::radix_offsets(offsets_layer, variants::Offsets::narrow),
+      detail::kRadixOffsetsPushBytes, offsets_wg, detail::tuning::kRadixOffsetsItems);
   if (!offsets) return offsets.error();
   plan->offsets = std::move(*offsets);
   // The *_wide passes (64-bit offsets; 1 KiB more shared memory in the ranking), where a sort of
@@ -629,15 +647,16 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     return make_error(Errc::unsupported,
                       "RadixSort: the 64-bit offset passes do not fit the device's shared memory");
   if (plan->has_wide) {
-    VKPRIM_TRY(upsweep(plan->keys_tile, plan->upsweep_keys_wide, "_wide"));
-    VKPRIM_TRY(ranking("radix_downsweep", down_push, 0, plan->keys_tile, plan->downsweep_keys_wide, "_wide"));
+    VKPRIM_TRY(upsweep(plan->keys_tile, plan->upsweep_keys_wide, variants::Offsets::wide));
+    VKPRIM_TRY(ranking(Ranking::downsweep_wide, down_push, 0, plan->keys_tile,
+                       plan->downsweep_keys_wide));
     if (o.value_bytes) {
-      VKPRIM_TRY(upsweep(plan->tile, plan->upsweep_pairs_wide, "_wide"));
-      VKPRIM_TRY(ranking("radix_downsweep", down_push, o.value_bytes, plan->tile,
-                         plan->downsweep_pairs_wide, "_wide"));
+      VKPRIM_TRY(upsweep(plan->tile, plan->upsweep_pairs_wide, variants::Offsets::wide));
+      VKPRIM_TRY(ranking(Ranking::downsweep_wide, down_push, o.value_bytes, plan->tile,
+                         plan->downsweep_pairs_wide));
     }
-    auto ow = detail::Pipeline::create_variant(
-        *plan->ctx, sg_scan ? "radix_offsets_sg_wide" : "radix_offsets_wg_wide",
+    auto ow = detail::Pipeline::create(
+        *plan->ctx, variants::radix_offsets(offsets_layer, variants::Offsets::wide),
         detail::kRadixOffsetsPushBytes, offsets_wg, detail::tuning::kRadixOffsetsItems);
     if (!ow) return ow.error();
     plan->offsets_wide = std::move(*ow);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,46 @@ struct DeviceCaps {
   const char* device_type_string() const;
 };
 
+// PCI vendor ids (VkPhysicalDeviceProperties::vendorID) that tuning may key on.
+inline constexpr uint32_t kVendorNvidia = 0x10DE;
+
+// How fast a device moves its own memory, as tuning sees it (DeviceClass::bandwidth).
+enum class BandwidthClass : uint32_t {
+  host,      // a CPU device: its memory is the host's
+  standard,  // a GPU whose device copy measures below the high class, or one not measured
+  high,      // a GPU whose device copy measures at least 3.5 TB/s (bytes read and written)
+};
+// Where a device's bandwidth class comes from (DeviceClass::bandwidth_source).
+enum class BandwidthSource : uint32_t {
+  device_type,  // a CPU device: host, nothing measured
+  measured,     // a copy timed on vkprim's own queue (once per device UUID and process)
+  option,       // CreateInfo::bandwidth_class or AdoptInfo::bandwidth_class
+  environment,  // the environment variable VKPRIM_BANDWIDTH_CLASS
+  assumed,      // nothing to measure with (an adopted device, an integrated GPU, no timestamps)
+};
+const char* to_string(BandwidthClass c) noexcept;
+const char* to_string(BandwidthSource s) noexcept;
+
+// What tuning may choose by (docs/tuning.md, "Where tuning lives"): the device's vendor and
+// type, the subgroup sizes it may run and the subgroup operations vkprim's subgroup paths may
+// use, its shared memory per workgroup and its bandwidth class, which is measured or given,
+// never inferred from a product name. Computed once when the Context is created or adopted.
+struct DeviceClass {
+  uint32_t vendor_id = 0;
+  VkPhysicalDeviceType device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t min_subgroup_size = 0;           // the sizes compute subgroups may run at
+  uint32_t max_subgroup_size = 0;
+  VkSubgroupFeatureFlags subgroup_ops = 0;  // DeviceCaps::usable_subgroup_ops()
+  uint32_t shared_memory = 0;               // bytes per workgroup
+  BandwidthClass bandwidth = BandwidthClass::standard;
+  BandwidthSource bandwidth_source = BandwidthSource::assumed;
+  double copy_gbps = 0.0;  // the measured device copy (GB/s read + written); 0 unless measured
+
+  constexpr bool cpu() const { return device_type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
+};
+// One line: "vendor 0x10de, discrete GPU, subgroups 32-32, ..., bandwidth high (measured ...)".
+std::string to_string(const DeviceClass& c);
+
 // Everything vkprim needs to record on a device the caller owns. The caller keeps every
 // handle alive for the Context's lifetime and passes, in `enabled_features`, the feature
 // chain it gave vkCreateDevice (VkPhysicalDeviceFeatures2 with Vulkan11/12/13Features or the
@@ -83,6 +124,11 @@ struct AdoptInfo {
   const VkPhysicalDeviceFeatures2* enabled_features = nullptr;
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;              // optional, caller-owned
   const VkAllocationCallbacks* allocation_callbacks = nullptr;  // optional
+  // The device's bandwidth class (DeviceClass). vkprim submits no work of its own to an adopted
+  // device, so it does not measure one: unset, the class comes from VKPRIM_BANDWIDTH_CLASS,
+  // else from a Context created earlier in this process on the same device (same
+  // deviceUUID), else CPU devices are host and others standard.
+  std::optional<BandwidthClass> bandwidth_class;
 };
 
 enum class MessageSeverity { verbose, info, warning, error };
@@ -110,6 +156,11 @@ struct CreateInfo {
   // read back with Context::pipeline_statistics(). Where the device lacks the extension the
   // list stays empty. Some drivers compile differently or skip their caches when asked.
   bool pipeline_statistics = false;
+  // The device's bandwidth class (DeviceClass). Unset: VKPRIM_BANDWIDTH_CLASS (host, standard
+  // or high) if set, else host for CPU devices, else measured on a discrete GPU with
+  // timestamps (a device-local copy timed on the new device's queue before the Context is
+  // returned, once per device and process), else standard.
+  std::optional<BandwidthClass> bandwidth_class;
 };
 
 // What a driver reports about one compiled pipeline executable (Context::pipeline_statistics).
@@ -134,7 +185,7 @@ class Context {
   // Creates an instance and a device of vkprim's own (the first usable device by the order of
   // CreateInfo::device_selector). unsupported without a Vulkan loader, usable device, or the
   // validation layer that `validation` asks for; invalid_argument for a device index past the
-  // last device.
+  // last device, or for VKPRIM_BANDWIDTH_CLASS other than host, standard or high (adopt too).
   static Result<Context> create(const CreateInfo& info = {});
 
   Context(Context&&) noexcept;
@@ -142,6 +193,7 @@ class Context {
   ~Context();
 
   const DeviceCaps& caps() const;
+  const DeviceClass& device_class() const;
   VkInstance instance() const;
   VkPhysicalDevice physical_device() const;
   VkDevice device() const;
@@ -166,9 +218,13 @@ class Context {
 
 // Every physical device visible through the default loader, with its capabilities, for
 // `vkprim devices`. Devices lacking a required feature are listed with `usable == false`.
+// invalid_argument for VKPRIM_BANDWIDTH_CLASS other than host, standard or high.
 struct DeviceListing {
   uint32_t index = 0;
   DeviceCaps caps;
+  // Its class without a device of vkprim's: the bandwidth class as an adopted device gets it
+  // (nothing is measured here; a Context created on the device measures).
+  DeviceClass device_class;
   bool usable = false;
   std::string why_not;
 };

@@ -40,9 +40,9 @@
 //       them (below);
 //     8-byte keys with values: onesweep at every size it takes;
 //     4-byte keys with values, and 8-byte keys alone: onesweep at every size it takes, except
-//       on GPUs with high memory bandwidth per SM (where reduce-then-scan's second read of the
-//       keys is cheap; engine/sort/policy.hpp, radix_bandwidth_rich, recognizes them by device
-//       name), which take onesweep up to 2^22 keys.
+//       on GPUs of the high bandwidth class (Context::device_class(), measured by a device copy:
+//       there reduce-then-scan's second read of the keys is cheap; engine/sort/policy.hpp,
+//       radix_bandwidth_rich), which take onesweep up to 2^22 keys.
 //   RadixSort::algorithm(n, pairs) says which a call runs.
 // The rank, where the device has subgroup ballots, arithmetic and shuffles (and
 // SortOptions::use_subgroup_ops): a match-based multisplit as in Onesweep: subgroup-striped
@@ -59,8 +59,8 @@
 // runs per digit write fewer partial memory sectors and leave fewer tiles to count, which pays
 // for the lower occupancy once the sort is large. 4-byte keys alone: 384 x 18, staged and
 // written in two rounds so that they need the shared memory of 384 x 9, from 2^26 keys by
-// reduce-then-scan and from 2^21 by onesweep. Pairs by onesweep, except on GPUs with high memory
-// bandwidth per SM: 768 x 12 from 2^24 keys (2^21 where key and value take more than 8 bytes).
+// reduce-then-scan and from 2^21 by onesweep. Pairs by onesweep, except on GPUs of the high
+// bandwidth class: 768 x 12 from 2^24 keys (2^21 where key and value take more than 8 bytes).
 // SortOptions::debug_large_tiles_from moves the threshold; RadixSort::tile_keys says which tile
 // a call ranks; engine/sort/policy.hpp lists the shapes and the reason for each.
 //

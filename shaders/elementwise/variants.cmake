@@ -8,10 +8,7 @@ vkprim_shader(fill_u32   SOURCE fill.comp DEFINES WORD=uint WORD_SIZE=4)
 vkprim_shader(fill_u32x2 SOURCE fill.comp DEFINES WORD=uvec2 WORD_SIZE=8)
 vkprim_shader(fill_u32x4 SOURCE fill.comp DEFINES WORD=uvec4 WORD_SIZE=16)
 
-
-# Element-wise maps: one variant per (value type, operation).
-foreach(t IN LISTS VKPRIM_VALUE_TYPES)
-  foreach(op IN ITEMS affine abs axpby)
-    vkprim_shader(map_${op}_${t} SOURCE map.comp DEFINES VALUE_${t}=1 OP_${op}=1)
-  endforeach()
-endforeach()
+# Element-wise maps: one variant per (operation, value type).
+vkprim_shader_family(map SOURCE map.comp
+                     AXES map_op=affine,abs,axpby value=${VKPRIM_VALUE_TYPES}
+                     DEFINES VALUE_@value@=1 OP_@map_op@=1)

@@ -1,42 +1,38 @@
 # The SPIR-V variants of spMV. Included by shaders/CMakeLists.txt; SOURCE
 # paths are relative to this folder.
 
-# spmv_partition: tile boundaries, per row-pointer width (r32: u32, r64: u64): merge-path tiles,
-# or fixed nonzero tiles (NNZ_TILES). spmv_tiles: one tile of either per workgroup, per (value
-# type, row-pointer width, subgroup layer).
-# spmv_fixup: rows crossing tiles, per value type. csr_*: CSR construction from COO.
-foreach(rp IN ITEMS r32 r64)
-  set(rp_def "")
-  if(rp STREQUAL "r64")
-    set(rp_def ROWPTR_64=1)
-  endif()
-  vkprim_shader(spmv_partition_${rp} SOURCE spmv_partition.comp DEFINES ${rp_def})
-  vkprim_shader(spmv_partition_nnz_${rp} SOURCE spmv_partition.comp
-                DEFINES NNZ_TILES=1 ${rp_def})
-  # spmv_stats: row-length statistics (Spmv::analyze); spmv_rows: the row kernel (L lanes per row).
-  vkprim_shader(spmv_stats_${rp} SOURCE spmv_stats.comp DEFINES ${rp_def})
-  # spmv_list: the split kernel's long and huge rows, listed from the row pointer.
-  vkprim_shader(spmv_list_${rp} SOURCE spmv_list.comp DEFINES ${rp_def})
-  foreach(t IN ITEMS f32 f64)
-    # FIXED_ITEMS: tuning::kSpmvItems (sparse/gpu/spmv_pass.hpp).
-    vkprim_shader(spmv_tiles_${t}_${rp}_sg SOURCE spmv_tiles.comp
-                  DEFINES VALUE_${t}=1 OP_segsum=1 SUBGROUP=1 FIXED_ITEMS=8 ${rp_def})
-    vkprim_shader(spmv_tiles_${t}_${rp}_wg SOURCE spmv_tiles.comp
-                  DEFINES VALUE_${t}=1 OP_segsum=1 FIXED_ITEMS=8 ${rp_def})
-    vkprim_shader(spmv_rows_${t}_${rp}_sg SOURCE spmv_rows.comp DEFINES VALUE_${t}=1 SUBGROUP=1 ${rp_def})
-    vkprim_shader(spmv_rows_${t}_${rp}_wg SOURCE spmv_rows.comp DEFINES VALUE_${t}=1 ${rp_def})
-    # spmv_rows_window: the row kernel skipping empty rows (SpmvAnalysis::skip_empty_rows).
-    vkprim_shader(spmv_rows_window_${t}_${rp}_sg SOURCE spmv_rows.comp
-                  DEFINES VALUE_${t}=1 SUBGROUP=1 WINDOW=1 ${rp_def})
-    vkprim_shader(spmv_rows_window_${t}_${rp}_wg SOURCE spmv_rows.comp
-                  DEFINES VALUE_${t}=1 WINDOW=1 ${rp_def})
-    # spmv_stream: the stream kernel (CSR-Stream), no subgroup operations: one build.
-    vkprim_shader(spmv_stream_${t}_${rp} SOURCE spmv_stream.comp DEFINES VALUE_${t}=1 ${rp_def})
-    # spmv_long: the split kernel's long and huge rows (workgroup sums, pieces and their sum),
-    # no subgroup operations: one build.
-    vkprim_shader(spmv_long_${t}_${rp} SOURCE spmv_long.comp DEFINES VALUE_${t}=1 ${rp_def})
-  endforeach()
-endforeach()
-foreach(t IN ITEMS f32 f64)
-  vkprim_shader(spmv_fixup_${t} SOURCE spmv_fixup.comp DEFINES VALUE_${t}=1)
-endforeach()
+# Every family by row-pointer width (row_ptr: r32 for u32, r64 for u64) and, where the pass
+# reads values, by value type (real: f32, f64).
+# spmv_partition: tile boundaries, merge-path tiles, or fixed nonzero tiles (spmv_partition_nnz).
+# spmv_tiles: one tile of either per workgroup, per subgroup layer; its items per invocation are
+# compiled in (FIXED_ITEMS), which tuning::kSpmvItems (sparse/spmv/pass.hpp) static_asserts
+# against. spmv_fixup: rows crossing tiles, per value type.
+vkprim_shader_family(spmv_partition SOURCE spmv_partition.comp AXES row_ptr=r32,r64
+                     AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
+vkprim_shader_family(spmv_partition_nnz SOURCE spmv_partition.comp AXES row_ptr=r32,r64
+                     DEFINES NNZ_TILES=1 AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
+# spmv_stats: row-length statistics (Spmv::analyze).
+vkprim_shader_family(spmv_stats SOURCE spmv_stats.comp AXES row_ptr=r32,r64
+                     AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
+# spmv_list: the split kernel's long and huge rows, listed from the row pointer.
+vkprim_shader_family(spmv_list SOURCE spmv_list.comp AXES row_ptr=r32,r64
+                     AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
+vkprim_shader_family(spmv_tiles SOURCE spmv_tiles.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1 OP_segsum=1 FIXED_ITEMS=8
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+# spmv_rows: the row kernel (L lanes per row); spmv_rows_window: the row kernel skipping empty
+# rows (SpmvAnalysis::skip_empty_rows).
+vkprim_shader_family(spmv_rows SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+vkprim_shader_family(spmv_rows_window SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1 WINDOW=1
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+# spmv_stream: the stream kernel (CSR-Stream), no subgroup operations: one build.
+vkprim_shader_family(spmv_stream SOURCE spmv_stream.comp AXES real=f32,f64 row_ptr=r32,r64
+                     DEFINES VALUE_@real@=1 AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
+# spmv_long: the split kernel's long and huge rows (workgroup sums, pieces and their sum), no
+# subgroup operations: one build.
+vkprim_shader_family(spmv_long SOURCE spmv_long.comp AXES real=f32,f64 row_ptr=r32,r64
+                     DEFINES VALUE_@real@=1 AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
+vkprim_shader_family(spmv_fixup SOURCE spmv_fixup.comp AXES real=f32,f64 DEFINES VALUE_@real@=1)

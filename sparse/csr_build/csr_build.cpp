@@ -53,12 +53,25 @@ struct ExpandPush {
   uint64_t first;
 };
 constexpr uint32_t kWg = 256, kItems = 4;
-// The compaction's tile: kCompactWg x kCompactItems entries (FIXED_ITEMS in
-// shaders/csr_build/variants.cmake), with smaller workgroups where the device's are (down to 128, which
-// every device has). 512 x 8 is the fastest of the shapes around it (128 to 1024 invocations,
-// 4 to 16 items): fewer, larger tiles shorten the compaction's look-back chain, up to where the
-// workgroup's size costs more occupancy than that saves.
+// The compaction's tile: kCompactWg x kCompactItems entries (compiled in: FIXED_ITEMS in
+// shaders/csr_build/variants.cmake, checked below), with smaller workgroups where the device's
+// are (down to 128, which every device has). 512 x 8 is the fastest of the shapes around it
+// (128 to 1024 invocations, 4 to 16 items): fewer, larger tiles shorten the compaction's
+// look-back chain, up to where the workgroup's size costs more occupancy than that saves.
 constexpr uint32_t kCompactWg = 512, kCompactItems = 8;
+namespace variants = vkprim::detail::variants;
+constexpr bool compact_items_match_variants() {
+  for (variants::Real real : variants::kRealAxis)
+    for (variants::KeyBits kb : variants::kKeyBitsAxis)
+      for (variants::Offsets offsets : variants::kOffsetsAxis)
+        if (vkprim::detail::shader_fixed_items(variants::csr_compact(real, kb, offsets)) !=
+            kCompactItems)
+          return false;
+  return true;
+}
+static_assert(compact_items_match_variants(),
+              "shaders/csr_build/variants.cmake compiles csr_compact for other items than "
+              "kCompactItems");
 uint32_t compact_workgroup(const ContextImpl& c) {
   uint32_t wg = kCompactWg;
   while (wg > 128 && wg > c.caps.max_workgroup_invocations) wg /= 2;
@@ -343,25 +356,31 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
   plan->type = type;
   plan->esz = uint32_t(size_of(type));
   plan->compact_wg = detail::compact_workgroup(ctx);
-  const std::string t = to_string(type);
+  namespace variants = vkprim::detail::variants;
+  const auto real = variants::real_axis(type);
   for (int w = 0; w < 2; ++w) {
-    const std::string k = w ? "_k64" : "_k32", r = w ? "_r64" : "_r32";
+    const auto kb = w ? variants::KeyBits::k64 : variants::KeyBits::k32;
+    const auto rp = variants::row_ptr_axis(w == 1);
     struct {
       vkprim::detail::Pipeline* dst;
-      std::string name;
+      vkprim::detail::Shader shader;
       uint32_t bytes;
-    } list[] = {{&plan->keys[w], "csr_keys" + k, uint32_t(sizeof(detail::KeysPush))},
-                {&plan->keys_varying[w], "csr_keys_varying" + k,
-                 uint32_t(sizeof(detail::KeysPush))},
-                {&plan->compact[w][0], "csr_compact_" + t + k, uint32_t(sizeof(detail::CompactPush))},
-                {&plan->compact[w][1], "csr_compact_" + t + k + "_wide",
-                 uint32_t(sizeof(detail::CompactPush))},
-                {&plan->row_ptr[w], "csr_row_ptr" + r, uint32_t(sizeof(detail::RowPtrPush))},
-                {&plan->expand[w], "csr_expand_rows" + r, uint32_t(sizeof(detail::ExpandPush))}};
+      bool compaction;
+    } list[] = {{&plan->keys[w], variants::csr_keys(kb), uint32_t(sizeof(detail::KeysPush)), false},
+                {&plan->keys_varying[w], variants::csr_keys_varying(kb),
+                 uint32_t(sizeof(detail::KeysPush)), false},
+                {&plan->compact[w][0], variants::csr_compact(real, kb, variants::Offsets::narrow),
+                 uint32_t(sizeof(detail::CompactPush)), true},
+                {&plan->compact[w][1], variants::csr_compact(real, kb, variants::Offsets::wide),
+                 uint32_t(sizeof(detail::CompactPush)), true},
+                {&plan->row_ptr[w], variants::csr_row_ptr(rp), uint32_t(sizeof(detail::RowPtrPush)),
+                 false},
+                {&plan->expand[w], variants::csr_expand_rows(rp), uint32_t(sizeof(detail::ExpandPush)),
+                 false}};
     for (auto& e : list) {
-      const bool compaction = e.dst == &plan->compact[w][0] || e.dst == &plan->compact[w][1];
-      auto p = detail::Pipeline::create_variant(
-          ctx, e.name, e.bytes, compaction ? plan->compact_wg : detail::kWg, detail::kItems);
+      auto p = detail::Pipeline::create(ctx, e.shader, e.bytes,
+                                        e.compaction ? plan->compact_wg : detail::kWg,
+                                        e.compaction ? detail::kCompactItems : detail::kItems);
       if (!p) return p.error();
       *e.dst = std::move(*p);
     }

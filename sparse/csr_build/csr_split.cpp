@@ -55,9 +55,10 @@ Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint
   const auto& ctx = rt.context().impl();
   const int w = a.row_ptr_64 ? 1 : 0;
   const uint32_t esz = uint32_t(size_of(a.value_type));
-  auto split = Pipeline::create_variant(
-      ctx, std::string("csr_split_") + (w ? "r64" : "r32") + (esz == 8 ? "_v8" : "_v4"),
-      uint32_t(sizeof(SplitPush)), kSplitWorkgroup, kSplitItems);
+  namespace variants = vkprim::detail::variants;
+  const auto value_size = esz == 8 ? variants::ValueSize::v8 : variants::ValueSize::v4;
+  auto split = Pipeline::create(ctx, variants::csr_split(variants::row_ptr_axis(w == 1), value_size),
+                                uint32_t(sizeof(SplitPush)), kSplitWorkgroup, kSplitItems);
   if (!split) return split.error();
   // Output positions as wide as the row pointer: u64 where nnz may reach 2^32.
   const uint64_t pw = a.row_ptr_64 ? 8 : 4;

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vkprim/sparse/spmv.hpp>
 
+#include "vkprim_shader_ids.hpp"
+
 namespace vkprim::sparse::detail {
 
 struct SpmvPartitionPush {
@@ -84,6 +86,17 @@ namespace tuning {
 // rows of exactly 16 entries, which align with the invocations; elsewhere 8 are.
 inline constexpr uint32_t kSpmvWorkgroup = 256;
 inline constexpr uint32_t kSpmvItems = 8;
+constexpr bool spmv_items_match_variants() {
+  namespace v = vkprim::detail::variants;
+  for (v::Real real : v::kRealAxis)
+    for (v::RowPtr rp : v::kRowPtrAxis)
+      for (v::Layer layer : v::kLayerAxis)
+        if (vkprim::detail::shader_fixed_items(v::spmv_tiles(real, rp, layer)) != kSpmvItems)
+          return false;
+  return true;
+}
+static_assert(spmv_items_match_variants(),
+              "shaders/spmv/variants.cmake compiles spmv_tiles for other items than kSpmvItems");
 // Shared memory of one spmv_tiles workgroup: the row sums, the row-end bitmask and the scan's
 // scratch.
 constexpr uint64_t spmv_shared_bytes(uint32_t wg, uint32_t items, uint32_t value_bytes) {

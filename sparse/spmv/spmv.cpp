@@ -785,21 +785,22 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                         "Spmv: row_lanes must be a power of two <= " + std::to_string(limit));
     plan->row_lanes_option = o.row_lanes;
   }
-  plan->cpu = caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  const std::string t = to_string(type);
+  plan->cpu = ctx.device_class.cpu();
+  namespace variants = vkprim::detail::variants;
+  const auto real = variants::real_axis(type);
   for (int w = 0; w < 2; ++w) {
-    const std::string rp = w ? "r64" : "r32";
+    const auto rp = variants::row_ptr_axis(w == 1);
     for (const bool nnz_tiles : {false, true}) {
       if (!(nnz_tiles ? plan->has_nnz() : plan->has_merge())) continue;
-      auto part = detail::Pipeline::create_variant(
-          ctx, std::string(nnz_tiles ? "spmv_partition_nnz_" : "spmv_partition_") + rp,
+      auto part = detail::Pipeline::create(
+          ctx, nnz_tiles ? variants::spmv_partition_nnz(rp) : variants::spmv_partition(rp),
           detail::kSpmvPartitionPushBytes, tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
       if (!part) return part.error();
       (nnz_tiles ? plan->nnz_partition[w] : plan->partition[w]) = std::move(*part);
     }
     if (plan->has_tiles()) {
-      auto tiles = detail::Pipeline::create_variant(
-          ctx, "spmv_tiles_" + t + "_" + rp + (plan->subgroup ? "_sg" : "_wg"),
+      auto tiles = detail::Pipeline::create(
+          ctx, variants::spmv_tiles(real, rp, variants::layer_axis(plan->subgroup)),
           detail::kSpmvTilesPushBytes, plan->wg, plan->items);
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
@@ -807,8 +808,9 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     for (const bool window : {false, true}) {
       if (!plan->has_rows() || (window && !plan->has_rows_window())) continue;
       vkprim::detail::PipelineDesc d;
-      d.variant = std::string(window ? "spmv_rows_window_" : "spmv_rows_") + t + "_" + rp +
-                  (rows_subgroup ? "_sg" : "_wg");
+      const auto layer = variants::layer_axis(rows_subgroup);
+      d.shader = window ? variants::spmv_rows_window(real, rp, layer)
+                        : variants::spmv_rows(real, rp, layer);
       d.push_bytes = detail::kSpmvRowsPushBytes;
       d.workgroup_size = tuning::kSpmvRowsWorkgroup;
       d.items = 1;
@@ -820,34 +822,33 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       (window ? plan->rows_window[w] : plan->rows_kernel[w]) = std::move(*rk);
     }
     if (plan->has_stream()) {
-      auto sk = detail::Pipeline::create_variant(ctx, "spmv_stream_" + t + "_" + rp,
-                                                 detail::kSpmvStreamPushBytes,
-                                                 tuning::kSpmvStreamWorkgroup, plan->stream_items);
+      auto sk = detail::Pipeline::create(ctx, variants::spmv_stream(real, rp),
+                                         detail::kSpmvStreamPushBytes,
+                                         tuning::kSpmvStreamWorkgroup, plan->stream_items);
       if (!sk) return sk.error();
       plan->stream_kernel[w] = std::move(*sk);
     }
     if (plan->has_split()) {
       // The lists walk the row pointer as the statistics pass does, in the same tiles.
-      auto li = detail::Pipeline::create_variant(ctx, "spmv_list_" + rp, detail::kSpmvListPushBytes,
-                                                 tuning::kSpmvStatsWorkgroup,
-                                                 tuning::kSpmvStatsItems);
+      auto li = detail::Pipeline::create(ctx, variants::spmv_list(rp), detail::kSpmvListPushBytes,
+                                         tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems);
       if (!li) return li.error();
       plan->list_kernel[w] = std::move(*li);
-      auto lk = detail::Pipeline::create_variant(ctx, "spmv_long_" + t + "_" + rp,
-                                                 detail::kSpmvLongPushBytes,
-                                                 tuning::kSpmvLongWorkgroup, tuning::kSpmvLongItems);
+      auto lk = detail::Pipeline::create(ctx, variants::spmv_long(real, rp),
+                                         detail::kSpmvLongPushBytes,
+                                         tuning::kSpmvLongWorkgroup, tuning::kSpmvLongItems);
       if (!lk) return lk.error();
       plan->long_kernel[w] = std::move(*lk);
     }
-    auto st = detail::Pipeline::create_variant(ctx, "spmv_stats_" + rp, detail::kSpmvStatsPushBytes,
-                                               tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems);
+    auto st = detail::Pipeline::create(ctx, variants::spmv_stats(rp), detail::kSpmvStatsPushBytes,
+                                       tuning::kSpmvStatsWorkgroup, tuning::kSpmvStatsItems);
     if (!st) return st.error();
     plan->stats[w] = std::move(*st);
   }
   plan->rows_subgroup = rows_subgroup;
   if (plan->has_tiles()) {
-    auto fix = detail::Pipeline::create_variant(ctx, "spmv_fixup_" + t, detail::kSpmvFixupPushBytes,
-                                                tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
+    auto fix = detail::Pipeline::create(ctx, variants::spmv_fixup(real), detail::kSpmvFixupPushBytes,
+                                        tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
     if (!fix) return fix.error();
     plan->fixup = std::move(*fix);
   }

@@ -3,6 +3,7 @@
 // every type, counts read from and written to GPU buffers, several dispatches (counts past
 // 2^32); outputs poisoned first.
 #include "gpu.hpp"
+#include "compaction/policy.hpp"  // detail::tuning: the compaction's tile
 
 #include <catch2/catch.hpp>
 
@@ -16,8 +17,8 @@ using namespace vkprim;
 
 namespace {
 
-// tuning::select_items: the compaction tile of 4-byte elements (8-byte elements: half as many).
-constexpr uint64_t kTile = 256 * 32;
+// The compaction tile of 4-byte elements (8-byte elements: the same bytes, half as many).
+constexpr uint64_t kTile = uint64_t(detail::tuning::kSelectWorkgroup) * detail::tuning::select_items(4);
 
 template <class T>
 bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <vulkan/vulkan.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -220,6 +221,34 @@ TEST_CASE("vkprim records into the renderer's command buffer on the renderer's d
     r.free_buffer(a);
     r.free_buffer(b);
   }
+}
+
+TEST_CASE("an adopted device's class: nothing submitted to measure it, the option given", "[adopt][device-class]") {
+  Renderer r;
+  AdoptInfo ai;
+  ai.instance = r.instance;
+  ai.physical_device = r.pd;
+  ai.device = r.device;
+  ai.queue_family = r.family;
+  ai.api_version = VK_API_VERSION_1_2;
+  ai.get_instance_proc_addr = vkGetInstanceProcAddr;
+  ai.enabled_features = &r.f2;
+  {
+    auto ctx = Context::adopt(ai).value();
+    const DeviceClass& d = ctx.device_class();
+    CHECK(d.vendor_id == ctx.caps().vendor_id);
+    CHECK(d.device_type == ctx.caps().device_type);
+    if (!std::getenv("VKPRIM_BANDWIDTH_CLASS")) {
+      // Never measured on the caller's queue: a CPU device is host; a GPU takes what a Context
+      // of vkprim's own measured earlier in this process on the same device, else standard.
+      if (d.cpu()) CHECK(d.bandwidth == BandwidthClass::host);
+      else CHECK((d.bandwidth_source == BandwidthSource::assumed || d.bandwidth_source == BandwidthSource::measured));
+    }
+  }
+  ai.bandwidth_class = BandwidthClass::high;
+  auto given = Context::adopt(ai).value();
+  CHECK(given.device_class().bandwidth == BandwidthClass::high);
+  CHECK(given.device_class().bandwidth_source == BandwidthSource::option);
 }
 
 TEST_CASE("adoption refuses a device without bufferDeviceAddress", "[adopt]") {

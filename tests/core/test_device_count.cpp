@@ -2,6 +2,9 @@
 // every primitive that takes one writes exactly what the same call with a host count of max
 // writes, and reads and writes nothing past max elements.
 #include "gpu.hpp"
+#include "compaction/policy.hpp"  // detail::tuning: the tiles the sizes straddle
+#include "histogram/policy.hpp"
+#include "scan/policy.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -61,7 +64,8 @@ BufferView first(BufferView b, uint64_t words) { return b.sub(0, words * 4); }
 
 TEST_CASE("a count on the GPU above its max: scan, reduce, segmented scan", "[indirect][scan]") {
   auto& rt = test::gpu();
-  const uint64_t max = 3 * 8192 + 77;
+  // Three of the largest scan tiles (the subgroup layer's single pass) and some.
+  const uint64_t max = 3 * uint64_t(detail::tuning::kScanWorkgroup) * detail::tuning::scan_single_pass_items(1, true) + 77;
   Buffer in = input(rt, max, 1);
   Buffer heads = input(rt, max, 2, 2);
   for (auto st : {ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {
@@ -88,7 +92,7 @@ TEST_CASE("a count on the GPU above its max: scan, reduce, segmented scan", "[in
 
 TEST_CASE("a count on the GPU above its max: compaction and the offset allocator", "[indirect][select]") {
   auto& rt = test::gpu();
-  const uint64_t max = 5 * 4096 + 13;
+  const uint64_t max = 5 * uint64_t(detail::tuning::kSelectWorkgroup) * detail::tuning::select_items(4) / 2 + 13;
   Buffer in = input(rt, max, 3), flags = input(rt, max, 4, 2), runs = input(rt, max, 5, 3);
   for (bool sg : {true, false}) {
     SelectOptions o;
@@ -125,7 +129,7 @@ TEST_CASE("a count on the GPU above its max: compaction and the offset allocator
 
 TEST_CASE("a count on the GPU above its max: histogram", "[indirect][histogram]") {
   auto& rt = test::gpu();
-  const uint64_t max = 3 * 4096 + 5;
+  const uint64_t max = 3 * uint64_t(detail::tuning::kHistogramWorkgroup) * detail::tuning::kHistogramItems + 5;
   Buffer samples = input(rt, max, 7, 300);
   for (uint32_t bins : {16u, 100000u}) {  // privatized in shared memory, and global atomics
     INFO(bins << " bins");
@@ -138,7 +142,9 @@ TEST_CASE("a count on the GPU above its max: histogram", "[indirect][histogram]"
 
 TEST_CASE("a count on the GPU above its max: radix sort", "[indirect][sort]") {
   auto& rt = test::gpu();
-  const uint64_t max = 3 * 4096 + 11;
+  SortOptions pairs;
+  pairs.value_bytes = 4;
+  const uint64_t max = 3 * RadixSort::create(rt.context(), ValueType::u32, pairs).value().tile_keys(1, true) + 11;
   Buffer keys = input(rt, max, 8), values = input(rt, max, 9);
   for (int variant = 0; variant < 3; ++variant) {
     SortOptions o;

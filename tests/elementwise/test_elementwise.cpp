@@ -1,5 +1,6 @@
 // Fill, copy and maps against std algorithms at awkward sizes, outputs poisoned first.
 #include "gpu.hpp"
+#include "elementwise/policy.hpp"  // detail::tuning: the element-wise tiles
 
 #include <catch2/catch.hpp>
 
@@ -9,7 +10,9 @@
 using namespace vkprim;
 
 namespace {
-constexpr uint64_t kTile = 256 * 4;        // tuning::kFill / kMap workgroup tile
+// The fill and map workgroup tile (copy moves the same items in 16-byte words: kTile * 4).
+constexpr uint64_t kTile = uint64_t(detail::tuning::kFill.workgroup_size) * detail::tuning::kFill.items;
+static_assert(kTile == uint64_t(detail::tuning::kMap.workgroup_size) * detail::tuning::kMap.items);
 constexpr uint64_t kLarge = 3 * 1000 * 1000 + 7;  // ~12 MB of u32
 }  // namespace
 

@@ -1,6 +1,7 @@
 // Gather and scatter against a CPU twin, including out-of-range indices that must never touch
 // memory outside the buffers (checked with guard words around the outputs).
 #include "gpu.hpp"
+#include "gather_scatter/policy.hpp"  // detail::tuning::kGatherScatter
 
 #include <catch2/catch.hpp>
 
@@ -9,7 +10,8 @@
 using namespace vkprim;
 
 namespace {
-constexpr uint64_t kTile = 256 * 4;
+constexpr uint64_t kTile =
+    uint64_t(detail::tuning::kGatherScatter.workgroup_size) * detail::tuning::kGatherScatter.items;
 constexpr uint64_t kGuardBytes = 64;
 
 template <class E>

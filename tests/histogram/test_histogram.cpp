@@ -3,6 +3,7 @@
 // of range and NaN, counts from a GPU buffer, several dispatches (counts past 2^32); the
 // histogram is overwritten, not accumulated.
 #include "gpu.hpp"
+#include "histogram/policy.hpp"  // detail::tuning: the histogram's tile
 
 #include <catch2/catch.hpp>
 
@@ -105,11 +106,12 @@ TEST_CASE("histogram of f32 samples: out of range and NaN are dropped", "[histog
 TEST_CASE("histogram sizes, GPU-side counts and refused arguments", "[histogram]") {
   auto& rt = test::gpu();
   auto h = Histogram::create_even(rt.context(), ValueType::u32, 16, 0, 16).value();
-  const uint64_t max = 256 * 16 * 3 + 5;
+  const uint64_t tile = uint64_t(detail::tuning::kHistogramWorkgroup) * detail::tuning::kHistogramItems;
+  const uint64_t max = tile * 3 + 5;
   std::vector<uint32_t> x(max);
   for (uint64_t i = 0; i < max; ++i) x[i] = test::hash32(i) % 20;
   auto samples = rt.upload(x).value();
-  for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(4095), uint64_t(4097), max}) {
+  for (uint64_t n : {uint64_t(0), uint64_t(1), tile - 1, tile + 1, max}) {
     INFO("n=" << n);
     run(rt, h, samples, n, cpu_hist_u32(std::vector<uint32_t>(x.begin(), x.begin() + n), 16, 0, 16));
     for (ValueType ct : {ValueType::u32, ValueType::u64}) {

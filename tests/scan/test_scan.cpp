@@ -1,6 +1,7 @@
 // Scan, reduce and segmented scan against std::inclusive_scan / exclusive_scan / a CPU twin, on
 // every type, operator, strategy and subgroup path, at awkward sizes; outputs poisoned first.
 #include "gpu.hpp"
+#include "scan/policy.hpp"  // detail::tuning: the scans' tiles
 
 #include <catch2/catch.hpp>
 
@@ -13,7 +14,11 @@ using namespace vkprim;
 
 namespace {
 
-constexpr uint64_t kTile32 = 256 * 16;  // tuning: scan tile of 4-byte plain aggregates
+// The tile of one-word aggregates (4-byte values) in the reduce-then-scan passes and the
+// shared-memory layer's single pass; the subgroup layer's single pass takes kTile32Subgroup.
+constexpr uint64_t kTile32 = uint64_t(detail::tuning::kScanWorkgroup) * detail::tuning::scan_items(1);
+constexpr uint64_t kTile32Subgroup =
+    uint64_t(detail::tuning::kScanWorkgroup) * detail::tuning::scan_single_pass_items(1, true);
 
 template <class T>
 T identity(ScanOp op) {
@@ -95,7 +100,7 @@ template <class T>
 void scan_matrix() {
   auto& rt = test::gpu();
   if (value_type_of<T>() == ValueType::f64 && !rt.caps().shader_float64) return;
-  const uint64_t tile = sizeof(T) == 4 ? kTile32 : kTile32 / 2;
+  const uint64_t tile = uint64_t(detail::tuning::kScanWorkgroup) * detail::tuning::scan_items(sizeof(T) / 4);
   for (ScanOp op : {ScanOp::sum, ScanOp::min, ScanOp::max}) {
     for (ScanStrategy st : {ScanStrategy::single_pass, ScanStrategy::reduce_then_scan}) {
       for (bool sg : {true, false}) {
@@ -127,15 +132,15 @@ TEST_CASE("scan f64", "[scan]") { scan_matrix<double>(); }
 TEST_CASE("scan every tail length from one tile to two tiles", "[scan][tails]") {
   // u32 sum, single pass, recorded back to back into one command buffer sharing one temp buffer
   // (vkprim orders the calls). The shared-memory layer (tiles of kTile32): every n in
-  // [tile, 2 * tile]. The default layer (subgroup where the device has it, with twice the tile:
-  // tuning::scan_single_pass_items): the first and last 300 tail lengths and every 29th between.
+  // [tile, 2 * tile]. The default layer (subgroup where the device has it, with its own tile:
+  // kTile32Subgroup): the first and last 300 tail lengths and every 29th between.
   auto& rt = test::gpu();
   for (bool sg : {false, true}) {
     ScanOptions o;
     o.strategy = ScanStrategy::single_pass;
     o.use_subgroup_ops = sg;
     auto scan = Scan::create(rt.context(), ValueType::u32, ScanOp::sum, o).value();
-    const uint64_t tile = scan.uses_subgroup_ops() ? 2 * kTile32 : kTile32;
+    const uint64_t tile = scan.uses_subgroup_ops() ? kTile32Subgroup : kTile32;
     if (sg && !scan.uses_subgroup_ops()) continue;  // the device has no subgroup layer: done above
     std::vector<uint64_t> sizes;
     for (uint64_t n = tile; n <= 2 * tile; ++n)

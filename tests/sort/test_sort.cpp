@@ -6,7 +6,7 @@
 // look-back's decoupled fallback). Outputs are poisoned first; nothing past n may be written.
 #include "gpu.hpp"
 #include "sort/pass.hpp"  // detail::SortInternals::layout, record_offsets
-#include "sort/policy.hpp"  // detail::tuning::kRadixCountStripes
+#include "sort/policy.hpp"  // detail::tuning: the tiles, kRadixCountStripes, the rules by size
 
 #include <catch2/catch.hpp>
 
@@ -20,12 +20,10 @@ using namespace vkprim;
 
 namespace {
 
-// tuning::kRadixTiles (pairs, onesweep, the ranking without subgroups): 512 x 8 (lavapipe,
-// 32 KiB of shared memory, subgroup ranking: 256 x 16); tuning::kRadixKeysTiles4 / 8 (keys-only
-// reduce-then-scan with the subgroup ranking): 384 x 9 for 4-byte keys, 384 x 8 for 8-byte
-// keys, on lavapipe too.
-constexpr uint64_t kTile = 4096;
-constexpr uint64_t keys_tile(size_t key_bytes) { return key_bytes == 4 ? 3456 : 3072; }
+uint64_t pairs_tile();
+uint64_t keys_tile(size_t key_bytes);
+// The large tiles (tuning::kRadixKeysLargeTile4, kRadixPairsLargeTile) in keys.
+constexpr uint64_t tile_keys_of(detail::tuning::RadixTile t) { return uint64_t(t.workgroup) * t.items; }
 
 // CPU twin of common/radix.glsl: the unsigned key whose order is the documented key order.
 template <class K>
@@ -135,6 +133,19 @@ RadixSort make_sort(Runtime& rt, const Case& c) {
   return RadixSort::create(rt.context(), value_type_of<K>(), o).value();
 }
 
+// The tiles this device's sorts rank, read from the objects (RadixSort::tile_keys): pairs'
+// (tuning::kRadixTiles, the first whose shared memory fits), and keys alone by
+// reduce-then-scan with the subgroup ranking (tuning::kRadixKeysTiles4 / 8).
+uint64_t pairs_tile() {
+  static const uint64_t t = make_sort<uint32_t>(test::gpu(), Case{.value_bytes = 4}).tile_keys(1, true);
+  return t;
+}
+uint64_t keys_tile(size_t key_bytes) {
+  static const uint64_t t4 = make_sort<uint32_t>(test::gpu(), Case{}).tile_keys(1, false);
+  static const uint64_t t8 = make_sort<uint64_t>(test::gpu(), Case{}).tile_keys(1, false);
+  return key_bytes == 4 ? t4 : t8;
+}
+
 // Keys with the cases that break sorts: for floats -0.0 and +0.0, NaNs of both signs, +-inf,
 // denormals; for integers the extremes; a fifth of the keys repeated.
 template <class K>
@@ -178,8 +189,8 @@ void sort_matrix() {
         for (uint32_t vb : {4u, 0u}) {  // pairs, then keys only (their own tiles)
           c.value_bytes = vb;
           const uint64_t kt = keys_tile(sizeof(K));
-          for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kt - 1, kt + 1, kTile - 1,
-                             kTile, kTile + 1, 3 * kTile + 17, uint64_t(70001)}) {
+          for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kt - 1, kt + 1, pairs_tile() - 1,
+                             pairs_tile(), pairs_tile() + 1, 3 * pairs_tile() + 17, uint64_t(70001)}) {
             INFO(name(alg) << " " << to_string(value_type_of<K>()) << " descending=" << descending
                            << " subgroup=" << sg << " value_bytes=" << vb << " n=" << n);
             check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + descending), c);
@@ -209,8 +220,8 @@ void wide_matrix() {
         auto sort = make_sort<K>(rt, c);
         REQUIRE(sort.algorithm(1000, vb != 0) == SortAlgorithm::reduce_then_scan);
         const uint64_t kt = keys_tile(sizeof(K));
-        for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kt + 1, kTile - 1, kTile + 1,
-                           3 * kTile + 17, uint64_t(70001)}) {
+        for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), kt + 1, pairs_tile() - 1, pairs_tile() + 1,
+                           3 * pairs_tile() + 17, uint64_t(70001)}) {
           INFO(to_string(value_type_of<K>()) << " wide descending=" << descending << " subgroup=" << sg
                                              << " value_bytes=" << vb << " n=" << n);
           check_sort(rt, sort, special_keys<K>(n, uint32_t(n) + 7 * descending), c);
@@ -278,7 +289,7 @@ TEST_CASE("radix sort pairs are stable on low-entropy and all-equal keys", "[sor
         c.subgroup = sg;
         c.algorithm = alg;
         auto sort = make_sort<uint32_t>(rt, c);
-        const uint64_t n = 5 * kTile + 123;
+        const uint64_t n = 5 * pairs_tile() + 123;
         std::vector<uint32_t> low(n), equal(n, 0x5A5A5A5Au), small(n);
         for (uint64_t i = 0; i < n; ++i) {
           low[i] = test::hash32(i, 1) & test::hash32(i, 2) & test::hash32(i, 3);  // AND of three words
@@ -302,7 +313,7 @@ TEST_CASE("radix sort pairs are stable on low-entropy and all-equal keys", "[sor
       c.subgroup = sg;
       c.algorithm = alg;
       auto sort = make_sort<uint64_t>(rt, c);
-      std::vector<uint64_t> keys(3 * kTile + 5);
+      std::vector<uint64_t> keys(3 * pairs_tile() + 5);
       for (uint64_t i = 0; i < keys.size(); ++i) keys[i] = uint64_t(test::hash32(i, 8) % 5) << 40;
       INFO(name(alg) << " u64 keys, u64 values, subgroup=" << sg);
       check_sort(rt, sort, keys, c);
@@ -323,9 +334,9 @@ TEST_CASE("radix sort bit windows sort only the bits asked for", "[sort][bits]")
         c.algorithm = alg;
         auto sort = make_sort<uint32_t>(rt, c);
         INFO(name(alg) << " window [" << begin << ", " << end << ") descending=" << descending);
-        check_sort(rt, sort, test::random_values<uint32_t>(2 * kTile + 99, begin * 33 + end), c);
+        check_sort(rt, sort, test::random_values<uint32_t>(2 * pairs_tile() + 99, begin * 33 + end), c);
         auto isort = make_sort<int32_t>(rt, c);
-        check_sort(rt, isort, test::random_values<int32_t>(kTile + 7, begin + end), c);
+        check_sort(rt, isort, test::random_values<int32_t>(pairs_tile() + 7, begin + end), c);
       }
     }
     for (auto [begin, end] : {std::pair{10u, 45u}, {0u, 33u}, {32u, 64u}, {28u, 36u}, {60u, 64u}}) {
@@ -336,9 +347,9 @@ TEST_CASE("radix sort bit windows sort only the bits asked for", "[sort][bits]")
       c.algorithm = alg;
       INFO(name(alg) << " 64-bit window [" << begin << ", " << end << ")");
       auto sort = make_sort<uint64_t>(rt, c);
-      check_sort(rt, sort, test::random_values<uint64_t>(kTile + 300, begin + end), c);
+      check_sort(rt, sort, test::random_values<uint64_t>(pairs_tile() + 300, begin + end), c);
       auto fsort = make_sort<double>(rt, c);
-      check_sort(rt, fsort, special_keys<double>(kTile + 300, begin + end), c);
+      check_sort(rt, fsort, special_keys<double>(pairs_tile() + 300, begin + end), c);
     }
   }
 }
@@ -373,12 +384,13 @@ TEST_CASE("radix sort sizes either side of powers of two, up to 2^22", "[sort][l
 
 namespace {
 
-// Every n in [tile, 2 * tile] sorted as pairs (values = the index, as u32 or u64) or, with
-// value_bytes 0, as keys only, recorded back to back into one command buffer per batch, sharing
-// one temp buffer (vkprim orders the calls).
-void check_tails(Runtime& rt, const Case& c, uint64_t tile = kTile) {
+// Every n in [tile, 2 * tile] (the tile the sort ranks: RadixSort::tile_keys) sorted as pairs
+// (values = the index, as u32 or u64) or, with value_bytes 0, as keys only, recorded back to
+// back into one command buffer per batch, sharing one temp buffer (vkprim orders the calls).
+void check_tails(Runtime& rt, const Case& c) {
   auto sort = make_sort<uint32_t>(rt, c);
   const uint32_t vb = c.value_bytes;
+  const uint64_t tile = sort.tile_keys(1, vb != 0);
   const uint64_t lo = tile, hi = 2 * tile;
   auto keys = test::random_values<uint32_t>(hi, 5);
   std::vector<uint32_t> idx(hi);
@@ -450,7 +462,7 @@ TEST_CASE("radix sort keys only: every tail length across one of their tiles", "
   for (bool sg : {true, false}) {
     Case c;
     c.subgroup = sg;
-    check_tails(rt, c, sg ? keys_tile(4) : kTile);
+    check_tails(rt, c);
   }
 }
 
@@ -497,17 +509,17 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
       c.value_bytes = 4;
       INFO("period=" << period << " subgroup=" << sg);
       auto sort = make_sort<uint32_t>(rt, c);
-      check_sort(rt, sort, special_keys<uint32_t>(9 * kTile + 77, period), c);
+      check_sort(rt, sort, special_keys<uint32_t>(9 * pairs_tile() + 77, period), c);
       Case d = c;  // low entropy: many digits with zero counts, descending floats
       d.descending = true;
       auto fsort = make_sort<float>(rt, d);
-      std::vector<float> f(6 * kTile + 5);
+      std::vector<float> f(6 * pairs_tile() + 5);
       for (uint64_t i = 0; i < f.size(); ++i) f[i] = float(test::hash32(i, period) % 37) - 18.0f;
       check_sort(rt, fsort, f, d);
       Case k = c;  // 64-bit keys, 8-byte values
       k.value_bytes = 8;
       auto ksort = make_sort<uint64_t>(rt, k);
-      check_sort(rt, ksort, test::random_values<uint64_t>(5 * kTile + 3, period + 40), k);
+      check_sort(rt, ksort, test::random_values<uint64_t>(5 * pairs_tile() + 3, period + 40), k);
       // The stalled tiles publish their digit counts but never their prefixes: successors add
       // the counts and walk on (period 1: down to tile 0, which publishes nothing, so they
       // count tile 0's digits themselves).
@@ -517,7 +529,7 @@ TEST_CASE("radix sort onesweep is right when tiles stall: the decoupled fallback
         a.value_bytes = vb;
         INFO("counts only, value_bytes=" << vb);
         auto asort = make_sort<uint32_t>(rt, a);
-        check_sort(rt, asort, special_keys<uint32_t>(9 * kTile + 77, period + 50), a);
+        check_sort(rt, asort, special_keys<uint32_t>(9 * pairs_tile() + 77, period + 50), a);
       }
     }
   }
@@ -555,7 +567,7 @@ TEST_CASE("radix sort onesweep is right when workgroups guess the wrong tile", "
       k.value_bytes = 8;
       auto ksort = make_sort<uint64_t>(rt, k);
       INFO("u64 keys with 8-byte values, large_from=" << large_from << " stall=" << stall);
-      check_sort(rt, ksort, test::random_values<uint64_t>(5 * kTile + 3, stall + 41), k);
+      check_sort(rt, ksort, test::random_values<uint64_t>(5 * pairs_tile() + 3, stall + 41), k);
     }
   }
 }
@@ -587,21 +599,26 @@ TEST_CASE("radix sort algorithm choice", "[sort][onesweep]") {
   const uint64_t limit = (uint64_t(1) << 30) - 1;
   // The rule itself for both device classes (CPU devices never reach it).
   using detail::tuning::radix_onesweep_auto_keys;
-  CHECK(detail::tuning::radix_bandwidth_rich("NVIDIA H200"));
-  CHECK(!detail::tuning::radix_bandwidth_rich("NVIDIA H100 80GB HBM3"));
-  CHECK(!detail::tuning::radix_bandwidth_rich("llvmpipe (LLVM 15.0.6, 256 bits)"));
-  for (bool h200 : {false, true}) {
+  DeviceClass high, standard, host;
+  high.bandwidth = BandwidthClass::high;
+  standard.bandwidth = BandwidthClass::standard;
+  host.bandwidth = BandwidthClass::host;
+  CHECK(detail::tuning::radix_bandwidth_rich(high));
+  CHECK(!detail::tuning::radix_bandwidth_rich(standard));
+  CHECK(!detail::tuning::radix_bandwidth_rich(host));
+  for (bool rich_rule : {false, true}) {
     for (bool large : {false, true}) {  // whether onesweep has its large tile for 4-byte keys alone
-      CHECK(radix_onesweep_auto_keys(4, 0, h200, large) == uint64_t(1) << (large ? 23 : 22));
-      CHECK(radix_onesweep_auto_keys(4, 4, h200, large) == (h200 ? uint64_t(1) << 22 : limit));
-      CHECK(radix_onesweep_auto_keys(4, 8, h200, large) == (h200 ? uint64_t(1) << 22 : limit));
-      CHECK(radix_onesweep_auto_keys(8, 0, h200, large) == (h200 ? uint64_t(1) << 22 : limit));
-      CHECK(radix_onesweep_auto_keys(8, 8, h200, large) == limit);
+      CHECK(radix_onesweep_auto_keys(4, 0, rich_rule, large) == uint64_t(1) << (large ? 23 : 22));
+      CHECK(radix_onesweep_auto_keys(4, 4, rich_rule, large) == (rich_rule ? uint64_t(1) << 22 : limit));
+      CHECK(radix_onesweep_auto_keys(4, 8, rich_rule, large) == (rich_rule ? uint64_t(1) << 22 : limit));
+      CHECK(radix_onesweep_auto_keys(8, 0, rich_rule, large) == (rich_rule ? uint64_t(1) << 22 : limit));
+      CHECK(radix_onesweep_auto_keys(8, 8, rich_rule, large) == limit);
     }
   }
-  const bool rich = detail::tuning::radix_bandwidth_rich(rt.caps().device_name);
+  const bool rich = detail::tuning::radix_bandwidth_rich(rt.context().device_class());
   // Onesweep's large tile for 4-byte keys alone (from 2^21 keys on GPUs where it fits).
-  const bool keys_large = !cpu && one.tile_keys(uint64_t(1) << 21, false) == 384 * 18;
+  const bool keys_large = !cpu && one.tile_keys(uint64_t(1) << 21, false) ==
+                                      tile_keys_of(detail::tuning::kRadixKeysLargeTile4);
   const uint64_t auto32 = uint64_t(1) << (keys_large ? 23 : 22), auto32_pairs = rich ? uint64_t(1) << 22 : limit;
   const uint64_t auto64 = rich ? uint64_t(1) << 22 : limit;
   for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(1) << 20, auto32, auto32 + 1, uint64_t(1) << 23,
@@ -650,14 +667,21 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
   CHECK(radix_large_tile_keys(8, 8, false, true) == uint64_t(1) << 21);
   for (uint32_t kb : {4u, 8u})
     for (uint32_t vb : {4u, 8u}) CHECK(radix_large_tile_keys(kb, vb, true, true) == never);
-  constexpr uint64_t keys_large = 384 * 18, pairs_large = 768 * 12;
+  constexpr uint64_t keys_large = tile_keys_of(detail::tuning::kRadixKeysLargeTile4),
+                     pairs_large = tile_keys_of(detail::tuning::kRadixPairsLargeTile);
 
   auto& rt = test::gpu();
-  const bool cpu = rt.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  const bool pairs_rule = !cpu && !detail::tuning::radix_bandwidth_rich(rt.caps().device_name);
-  // Devices whose shared memory is known to hold the large tiles: there they must be taken.
-  const bool h100 = rt.caps().device_name.starts_with("NVIDIA H100");
-  const bool nvidia = h100 || rt.caps().device_name.starts_with("NVIDIA H200");
+  const DeviceClass& dc = rt.context().device_class();
+  const bool cpu = dc.cpu();
+  const bool pairs_rule = !cpu && !detail::tuning::radix_bandwidth_rich(dc);
+  // NVIDIA devices whose shared memory holds the large tiles with the subgroup ranking: there
+  // they must be taken (elsewhere a device may lack what the ranking needs).
+  const uint32_t min_sg = std::max(dc.min_subgroup_size, 1u);
+  const bool nvidia = dc.vendor_id == kVendorNvidia && dc.subgroup_ops &&
+                      detail::tuning::radix_downsweep_shared_bytes(detail::tuning::kRadixKeysLargeTile4, true,
+                                                                   min_sg) <= dc.shared_memory;
+  const bool nvidia_pairs = nvidia && detail::tuning::radix_onesweep_shared_bytes(
+                                          detail::tuning::kRadixPairsLargeTile, true, min_sg) <= dc.shared_memory;
   SortOptions o;
   o.value_bytes = 4;
   auto autos = RadixSort::create(rt.context(), ValueType::u32, o).value();
@@ -685,7 +709,7 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
     if (!pairs_rule) {
       CHECK(p == small_pairs);
     } else {
-      CHECK((p == pairs_large || (!h100 && p == small_pairs)));
+      CHECK((p == pairs_large || (!nvidia_pairs && p == small_pairs)));
       CHECK(autos64.tile_keys(n, true) == p);
     }
   }
@@ -707,7 +731,7 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
     auto fkeys = make_sort<float>(rt, kc);
     const uint64_t small = keys.tile_keys(from - 1, false), kt = keys.tile_keys(from, false);
     CHECK(small < keys_large);
-    // The large tile wherever it fits: on the H100 and H200, and on lavapipe at 8 lanes or more
+    // The large tile wherever it fits: on those NVIDIA devices, and on lavapipe at 8 lanes or more
     // where its subgroups are usable (at 4, its 96 subgroups' counters pass the 32 KiB of shared
     // memory, as 384 x 9's do).
     const bool lavapipe_fits = cpu && rt.caps().usable_subgroup_ops() && rt.caps().min_subgroup_size >= 8;
@@ -745,7 +769,7 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
       pc.algorithm = SortAlgorithm::onesweep;
       auto pairs = make_sort<uint32_t>(rt, pc);
       const uint64_t pt = pairs.tile_keys(from, true);
-      CHECK((pt == pairs_large || (!h100 && pt == pairs.tile_keys(from - 1, true))));  // lavapipe: does not fit
+      CHECK((pt == pairs_large || (!nvidia_pairs && pt == pairs.tile_keys(from - 1, true))));  // lavapipe: does not fit
       for (uint64_t n : {from - 1, pt - 1, pt, pt + 1, 2 * pt + 1, 3 * pt + 17, uint64_t(70001)}) {
         INFO("pairs on tiles of " << pt << " value_bytes=" << vb << " descending=" << descending << " n=" << n);
         check_sort(rt, pairs, special_keys<uint32_t>(n, uint32_t(n) + vb), pc);
@@ -770,14 +794,14 @@ TEST_CASE("radix sort with the count in a GPU buffer", "[sort][device-count]") {
     c.wide = variant == 2;
     INFO(name(c.algorithm) << (c.wide ? ", 64-bit offsets" : ""));
     auto sort = make_sort<int32_t>(rt, c);
-    const uint64_t max = 3 * kTile + 11;
+    const uint64_t max = 3 * pairs_tile() + 11;
     auto keys = test::random_values<int32_t>(max, 12);
     std::vector<uint32_t> idx(max);
     std::iota(idx.begin(), idx.end(), 0u);
     auto kin = rt.upload(keys).value();
     auto vin = rt.upload(idx).value();
     auto temp = rt.alloc(sort.temp_bytes(max)).value();
-    for (uint32_t n : {0u, 1u, uint32_t(kTile) + 1, uint32_t(max)}) for (ValueType ct : {ValueType::u32, ValueType::u64}) {
+    for (uint32_t n : {0u, 1u, uint32_t(pairs_tile()) + 1, uint32_t(max)}) for (ValueType ct : {ValueType::u32, ValueType::u64}) {
       INFO("n=" << n << " of max " << max << ", count as " << to_string(ct));
       Buffer count = test::device_count(rt, n, ct);
       Buffer kout = test::poisoned(rt, max * 4), vout = test::poisoned(rt, max * 4);
@@ -1017,24 +1041,24 @@ TEST_CASE("radix sort copies the passes whose digit bits do not vary", "[sort][t
   // lie outside a pass, in one key only (first or last), beyond a count read from the GPU, or
   // only after the float transformation; for one and for zero keys; 32- and 64-bit keys.
   auto& rt = test::gpu();
-  const uint32_t max = 2 * kTile + 9;
+  const uint32_t max = 2 * pairs_tile() + 9;
   for (SortAlgorithm alg : kAlgorithms) {
     Case c;
     c.value_bytes = 4;
     c.algorithm = alg;
     auto sort = make_sort<uint32_t>(rt, c);
-    // One pass over the top byte: constant in the first kTile + 3 keys, not in the rest.
+    // One pass over the top byte: constant in the first tile and 3 keys, not in the rest.
     auto keys = test::random_values<uint32_t>(max, 31);
-    for (uint32_t i = 0; i < kTile + 3; ++i) keys[i] = (keys[i] & 0x00FFFFFFu) | 0x7F000000u;
+    for (uint32_t i = 0; i < pairs_tile() + 3; ++i) keys[i] = (keys[i] & 0x00FFFFFFu) | 0x7F000000u;
     Case top = c;
     top.begin = 24;
-    check_trivial(rt, sort, keys, kTile + 3, top, 0u);
+    check_trivial(rt, sort, keys, pairs_tile() + 3, top, 0u);
     check_trivial(rt, sort, keys, 1, top, 0u);
     check_trivial(rt, sort, keys, 0, top, 0u);
     check_trivial(rt, sort, keys, max, top, 0xFF000000u);
-    // Full keys: the first kTile + 3 have three passes that vary and one trivial last pass; a
+    // Full keys: the first tile and 3 keys have three passes that vary and one trivial last pass; a
     // window of two passes whose bits never vary in them (a copy: input order).
-    check_trivial(rt, sort, keys, kTile + 3, c, 0x00FFFFFFu);
+    check_trivial(rt, sort, keys, pairs_tile() + 3, c, 0x00FFFFFFu);
     std::vector<uint32_t> low(max);
     for (uint32_t i = 0; i < max; ++i) low[i] = 0xC3A50000u | (test::hash32(i, 32) & 0xFFFFu);
     Case high = c;
@@ -1070,7 +1094,7 @@ TEST_CASE("radix sort copies the passes whose digit bits do not vary", "[sort][t
     wide[max - 1] ^= uint64_t(1) << 56;
     check_trivial(rt, ksort, wide, max, top64, uint64_t(1) << 56);
     std::vector<uint64_t> bit32(max, 0x0123456789ABCDEFull);
-    bit32[kTile] ^= uint64_t(1) << 32;
+    bit32[pairs_tile()] ^= uint64_t(1) << 32;
     check_trivial(rt, ksort, bit32, max, c, uint64_t(1) << 32);
     for (uint32_t i = 0; i < max; ++i) wide[i] = 0xFEDCBA9800000000ull | test::hash32(i, 35);
     Case hi64 = c;
@@ -1080,16 +1104,19 @@ TEST_CASE("radix sort copies the passes whose digit bits do not vary", "[sort][t
 }
 
 TEST_CASE("radix sort finds the varying bits when workgroups take several tiles", "[sort][trivial]") {
-  // The upfront pass visits tiles grid-stride with at most 2048 workgroups (tuning::
-  // kRadixHistogramGroups), so past 2048 tiles workgroup 0 takes tile 2048 too. Keys with random
-  // low bits and top byte 0x7F, but for key 0 (0x7E: bit 24 differs) and key 2048 * kTile (0x00:
-  // bits 24-30), both read by invocation 0 of workgroup 0, in its first tile and in its second:
+  // The upfront pass visits tiles of tuning::kRadixHistogramTile keys grid-stride with
+  // tuning::kRadixHistogramInvocations invocations in all: a grid of 512 to 2048 workgroups (of
+  // 1024 down to 256 invocations), each a divisor of 2048, so workgroup 0 takes tile 2048 too.
+  // Keys with random low bits and top byte 0x7F, but for key 0 (0x7E: bit 24 differs) and the
+  // first key of tile 2048 (0x00: bits 24-30), both read by invocation 0 of workgroup 0, in its
+  // first tile and in a later one:
   // over the window [24, 32) bits 24-30 vary, so the bits-only pass may not stop reading before
   // every bit of the window varies among an invocation's keys. One pass: the expected order is
   // written out (the last key, key 0, the 0x7F keys in input order), as std::stable_sort of
   // 2^23 keys is slow in a debug build.
   auto& rt = test::gpu();
-  const uint32_t n = 2048 * kTile + 1;
+  const uint64_t tiles = detail::tuning::kRadixHistogramInvocations / 256;
+  const uint32_t n = uint32_t(tiles * detail::tuning::kRadixHistogramTile + 1);
   std::vector<uint32_t> keys(n);
   for (uint32_t i = 0; i < n; ++i) keys[i] = 0x7F000000u | (test::hash32(i, 36) & 0x00FFFFFFu);
   keys[0] ^= 0x01000000u;

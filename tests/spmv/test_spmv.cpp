@@ -20,6 +20,7 @@
 #include <vkprim/sparse/spmv.hpp>
 
 #include "sparse_gpu_support.hpp"
+#include "spmv/pass.hpp"  // sparse::detail::tuning: the split kernel's huge rows
 #include "test_support.hpp"
 
 using namespace vkprim;
@@ -27,6 +28,9 @@ using namespace vkprim::sparse;
 using test::EigenCsr;
 
 namespace {
+
+// The split kernel's huge rows: longer than this many entries (or the long threshold).
+constexpr uint64_t kHugeRow = sparse::detail::tuning::kSpmvHugeRow;
 
 // Plans are built once per (type, tile shape, subgroup layer): pipeline creation under the
 // validation layer is the slow part on lavapipe.
@@ -237,8 +241,8 @@ SpmvRowStats host_stats(const EigenCsr& ref, uint64_t long_threshold = 0) {
   st.rows = uint64_t(ref.rows());
   st.nnz = uint64_t(ref.nonZeros());
   st.long_threshold = long_threshold;
-  // Huge rows: longer than 8 chunks of 256 x 8 entries (or the long threshold, if larger).
-  st.huge_threshold = long_threshold ? std::max<uint64_t>(long_threshold, 16384) : 0;
+  // Huge rows: longer than tuning::kSpmvHugeRow entries (or the long threshold, if larger).
+  st.huge_threshold = long_threshold ? std::max<uint64_t>(long_threshold, kHugeRow) : 0;
   st.cols = uint64_t(ref.cols());
   st.wide_span = st.rows ? st.cols / 4 : 0;  // analyze(): rows wider than a quarter of the columns
   for (Eigen::Index r = 0; r < ref.rows(); ++r) {
@@ -257,7 +261,7 @@ SpmvRowStats host_stats(const EigenCsr& ref, uint64_t long_threshold = 0) {
 }
 
 // Long rows among short ones: rows of 9000 and 4500 entries (long: one workgroup each, over
-// several 2048-entry chunks) and 20000 (huge: split into pieces, then combined) between 3000
+// several of its chunks) and 20000 (huge: split into pieces, then combined) between 3000
 // rows of 0-3 entries.
 CooMatrix long_rows_matrix() {
   const int64_t n = 24000;
@@ -524,7 +528,7 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
   CHECK(plan.analysis(st).kernel == SpmvKernel::merge);
   st.empty_rows = 0;
   st.long_threshold = 128u * plan.analysis(st).row_lanes;
-  st.huge_threshold = std::max<uint64_t>(st.long_threshold, 16384);
+  st.huge_threshold = std::max<uint64_t>(st.long_threshold, kHugeRow);
   st.long_rows = st.huge_rows = 4;
   CHECK(plan.analysis(st).kernel == SpmvKernel::split);
   st.long_rows = 65536;
@@ -547,7 +551,7 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
     const auto count_long = [&](ValueType t, SpmvRowStats s) {
       const uint32_t lanes = plan_for(t, split_only).analysis(s).row_lanes;
       s.long_threshold = 128u * lanes;
-      s.huge_threshold = std::max<uint64_t>(s.long_threshold, 16384);
+      s.huge_threshold = std::max<uint64_t>(s.long_threshold, kHugeRow);
       s.long_rows = 4000;
       s.huge_rows = 40;
       return std::pair{s, lanes};
@@ -999,7 +1003,7 @@ TEST_CASE("SpMV analysis: a large matrix of random columns takes the row kernel,
     hubs.max_row_length = 100000;
     // The split kernel's threshold: 128 entries per lane, mean 16 / 4 lanes.
     hubs.long_threshold = 128u * std::min<uint32_t>(4, max_subgroup_lanes());
-    hubs.huge_threshold = 16384;
+    hubs.huge_threshold = kHugeRow;
     hubs.long_rows = 4400;
     hubs.huge_rows = 40;
     const SpmvAnalysis split = plan.analysis(hubs);

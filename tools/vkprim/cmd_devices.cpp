@@ -1,4 +1,6 @@
-// `vkprim devices`: every Vulkan device and the capabilities vkprim reads from it.
+// `vkprim devices`: every Vulkan device, the capabilities vkprim reads from it and its device
+// class (what tuning chooses by), with the bandwidth class measured by a Context of vkprim's own
+// on each usable device (discrete GPUs; CPU devices are host).
 #include "commands.hpp"
 
 #include <vkprim/context.hpp>
@@ -14,7 +16,27 @@ std::string version_string(uint32_t v) {
                      VK_API_VERSION_PATCH(v));
 }
 
-nlohmann::json to_json(const DeviceListing& d) {
+nlohmann::json class_json(const DeviceClass& k) {
+  return {{"vendor_id", k.vendor_id},
+          {"subgroup_size_range", {k.min_subgroup_size, k.max_subgroup_size}},
+          {"usable_subgroup_ops", k.subgroup_ops},
+          {"shared_memory", k.shared_memory},
+          {"bandwidth", to_string(k.bandwidth)},
+          {"bandwidth_source", to_string(k.bandwidth_source)},
+          {"copy_gbps", k.copy_gbps}};
+}
+
+// The device's class as a Context created on it sees it (the bandwidth measured where vkprim
+// measures), else as listed.
+DeviceClass class_of(const DeviceListing& d) {
+  if (!d.usable) return d.device_class;
+  CreateInfo ci;
+  ci.device_selector = std::to_string(d.index);
+  auto ctx = Context::create(ci);
+  return ctx ? ctx->device_class() : d.device_class;
+}
+
+nlohmann::json to_json(const DeviceListing& d, const DeviceClass& k) {
   const auto& c = d.caps;
   return {{"index", d.index},
           {"name", c.device_name},
@@ -35,7 +57,8 @@ nlohmann::json to_json(const DeviceListing& d) {
           {"shader_int64", c.shader_int64},
           {"shader_int64_atomics", c.shader_int64_atomics},
           {"shader_float64", c.shader_float64},
-          {"timestamp_period_ns", c.timestamp_period_ns}};
+          {"timestamp_period_ns", c.timestamp_period_ns},
+          {"device_class", class_json(k)}};
 }
 }  // namespace
 
@@ -48,7 +71,7 @@ void register_devices(CLI::App& app, Action& action) {
       auto list = list_devices().value();
       if (json) {
         nlohmann::json arr = nlohmann::json::array();
-        for (auto& d : list) arr.push_back(to_json(d));
+        for (auto& d : list) arr.push_back(to_json(d, class_of(d)));
         fmt::print("{}\n", arr.dump(2));
         return kExitOk;
       }
@@ -71,6 +94,7 @@ void register_devices(CLI::App& app, Action& action) {
         fmt::print("    timestamps: {}\n",
                    c.timestamp_period_ns > 0 ? fmt::format("{} ns/tick", c.timestamp_period_ns)
                                              : std::string("none"));
+        fmt::print("    device class: {}\n", to_string(class_of(d)));
       }
       if (list.empty()) fmt::print("no Vulkan devices\n");
       return kExitOk;
