@@ -1209,7 +1209,7 @@ TEST_CASE("radix sort pairs past 4 GiB", "[sort][large]") {
 // storage's poison.
 TEST_CASE("radix sorts refused by their last check record nothing", "[sort][refused]") {
   auto& rt = test::gpu();
-  const uint64_t n = 2 * kTile + 3;
+  const uint64_t n = 2 * pairs_tile() + 3;
   SortOptions o;
   o.value_bytes = 4;
   auto keys = rt.upload(test::random_values<uint32_t>(n, 21)).value();
