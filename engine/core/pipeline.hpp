@@ -18,7 +18,7 @@ namespace vkprim::detail {
 
 struct PipelineDesc {
   Shader shader{};                     // the variant (unless `blob` is set)
-  uint32_t push_bytes = 0;
+  uint32_t push_bytes = 0;             // the pass's push-constant block's C++ size (push_block.h)
   uint32_t workgroup_size = 256;
   uint32_t items = 1;
   std::vector<uint32_t> extra_spec;   // constant_id 2, 3, ...

@@ -1,4 +1,4 @@
-#include "elementwise/pass.hpp"
+#include "gather_scatter/pass.hpp"
 #include "gather_scatter/policy.hpp"
 
 #include <vkprim/gather_scatter.hpp>
