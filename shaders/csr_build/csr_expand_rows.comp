@@ -7,8 +7,11 @@
 #include "csr_build.glsl"
 #include "csr.glsl"
 
-#define PUSH_CSR_EXPAND_ROWS  // pc: push.h's ExpandPush
-#include "push.h"
+layout(push_constant) uniform Push {
+  uint64_t row_ptr_addr, row_of_addr;
+  uint nnz, rows;
+  uint64_t first;
+} pc;
 
 void main() {
   FOR_EACH_ITEM(k, pc.nnz) {

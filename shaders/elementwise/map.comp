@@ -9,8 +9,14 @@
 #include "vkprim.glsl"
 #include "value_type.glsl"
 
-#define PUSH_MAP  // pc: push.h's MapPush
-#include "push.h"
+layout(push_constant) uniform Push {
+  uint64_t x;  // n T each
+  uint64_t y;
+  uint64_t z;
+  uint64_t a;
+  uint64_t b;
+  uint n;
+} pc;
 
 // Element i of the tile whose x, y are given (indices within the tile: vkprim.glsl).
 T apply(TBuf xs, TBuf ys, uint i, T a, T b) {

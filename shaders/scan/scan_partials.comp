@@ -8,8 +8,11 @@
 #include "workgroup_scan.glsl"
 #include "tile_io.glsl"
 
-#define PUSH_SCAN_PARTIALS  // pc: push.h's ScanPartialsPush
-#include "push.h"
+layout(push_constant) uniform Push {
+  uint64_t partials_addr;
+  uint64_t total_addr;
+  uint groups;
+} pc;
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
