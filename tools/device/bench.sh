@@ -16,7 +16,7 @@
 #   There: bash tools/device/bench.sh primitives|sparse   (with .device carried; results in $OUT)
 #          bash tools/device/bench.sh compare primitives|sparse: a change against its parent, with
 #            the parent's build as .device/bin/vkprim.before: both binaries alternately, two
-#            rounds, on the same device in one call (every primitive at 2^20, 2^24 and 2^28; or
+#            rounds (ROUNDS=N for another count), on the same device in one call (every primitive at 2^20, 2^24 and 2^28; or
 #            SpMV and the CSR build on the benchmark matrices, f32 and f64)
 #          bash tools/device/bench.sh sass COMMAND...: the SASS of the pipelines COMMAND creates
 #          bash tools/device/bench.sh probe [ncu V]: vkprim's downsweep in CUDA beside CUB
@@ -90,7 +90,7 @@ case "${1:-primitives}" in
     ops="copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 sort sort-pairs sort-u64 sort-u64-pairs select partition histogram"
     case "${2:-primitives}" in
       primitives)
-        for round in 1 2; do
+        for round in $(seq "${ROUNDS:-2}"); do
           for b in before after; do
             bin=$vk; [ $b = before ] && bin=$before
             for n in 2^20 2^24; do
@@ -102,7 +102,7 @@ case "${1:-primitives}" in
         ;;
       sparse)
         python3 .device/spmv_anchors.py /tmp/spmv > "$out/spmv_anchors.txt" 2>&1
-        for round in 1 2; do
+        for round in $(seq "${ROUNDS:-2}"); do
           for b in before after; do
             bin=$vk; [ $b = before ] && bin=$before
             for t in f32 f64; do
