@@ -427,6 +427,7 @@ Result<SolverStatus> KrylovSolver::solve(Runtime& rt,
   if (!rb) return rb.error();
   SolverStatus s;
   bool first = true;
+  uint64_t recorded = 0;
   while (true) {
     const uint64_t left = p.max_iterations > s.iterations ? p.max_iterations - s.iterations : 0;
     const uint32_t block = uint32_t(std::min<uint64_t>(p.opt.check_every, std::max<uint64_t>(left, 1)));
@@ -438,10 +439,18 @@ Result<SolverStatus> KrylovSolver::solve(Runtime& rt,
       return {};
     }));
     first = false;
+    recorded += block;
     VKPRIM_TRY(rb->invalidate());
     s = decode_status(rb->mapped());
     if (on_block) on_block(s);
     if (s.done()) return s;
+    // The scalar pass stops every solve at max_iterations: a status still running past it
+    // means the status did not come back, and the loop ends rather than spin.
+    if (recorded > uint64_t(p.max_iterations) + p.opt.check_every)
+      return make_error(Errc::vulkan_error,
+                        "KrylovSolver::solve: the status still reads running after " +
+                            std::to_string(recorded) + " iterations (max_iterations " +
+                            std::to_string(p.max_iterations) + ")");
   }
 }
 

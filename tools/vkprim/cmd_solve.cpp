@@ -171,6 +171,9 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
       last_print = now;
     }
     if (st.done()) break;
+    if (rec.recorded_iterations > rec.max_iterations + o.check_every)
+      return make_error(Errc::vulkan_error, name + ": the solver's status still reads running after " +
+                                                std::to_string(rec.recorded_iterations) + " iterations");
   }
   rec.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count();
   rec.status = st;

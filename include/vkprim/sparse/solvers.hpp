@@ -148,8 +148,8 @@ class KrylovSolver {
   Status bind(const CsrView& a, BufferView b, BufferView x, BufferView temp = {});
 
   // Records the start of a solve of the bound system: r = b, x = 0, the first direction, and
-  // the status (converged when b == 0 or ||b|| <= tolerance * ||b||, iteration_limit when
-  // max_iterations is 0, else running). Writes x and the workspace. invalid_argument before
+  // the status (converged when b == 0 or tolerance >= 1, breakdown when b holds a non-finite
+  // value, else running). Writes x and the workspace. invalid_argument before
   // bind(); nothing is recorded then.
   Status record_start(VkCommandBuffer cmd) const;
   // Records `count` iterations of the bound system after record_start() (in this or an earlier
