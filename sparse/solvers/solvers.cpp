@@ -87,7 +87,6 @@ struct KrylovLayout {
 
 struct KrylovPlan {
   const ContextImpl* ctx = nullptr;
-  const Context* context = nullptr;
   ValueType type = ValueType::f32;
   uint32_t esz = 4;
   KrylovOptions opt;
@@ -220,7 +219,6 @@ Result<KrylovSolver> KrylovSolver::create(const Context& context, ValueType type
   VKPRIM_TRY(detail::check_limits(o.tolerance, o.max_iterations, o.check_every));
   auto plan = std::make_unique<KrylovPlan>();
   plan->ctx = &ctx;
-  plan->context = &context;
   plan->type = type;
   plan->esz = uint32_t(size_of(type));
   plan->opt = o;
@@ -435,7 +433,7 @@ Result<SolverStatus> KrylovSolver::solve(Runtime& rt,
       if (first) VKPRIM_TRY(record_start(cmd));
       VKPRIM_TRY(record_iterations(cmd, block));
       VKPRIM_TRY(record_status(cmd, rb->view()));
-      full_barrier(*p.context, cmd);
+      full_barrier(rt.context(), cmd);  // the status copy -> the host's read
       return {};
     }));
     first = false;

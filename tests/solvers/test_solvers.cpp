@@ -342,6 +342,13 @@ TEST_CASE("Breakdowns are reported, never a NaN solution called converged",
   CHECK(bi.status.reason == StopReason::breakdown);
   CHECK(bi.status.cause == BreakdownCause::r0_v);
   CHECK(bi.x == std::vector<float>{0.0f, 0.0f});
+  // [[1, 1], [0, 0]] with b = (1, 1): s = (-1, 1) and t = A s = 0, so t.t = 0 (omega).
+  const EigenCsr sing = from_triplets(2, {{0, 0, 1.0}, {0, 1, 1.0}});
+  const auto om = gpu_solve<float>(sing, {1.0, 1.0}, KrylovMethod::bicgstab, Preconditioner::none, 1e-6);
+  CHECK(om.status.reason == StopReason::breakdown);
+  CHECK(om.status.cause == BreakdownCause::omega);
+  CHECK(om.status.iterations == 0);
+  CHECK(om.x == std::vector<float>{0.0f, 0.0f});
   // A NaN in b: a non-finite residual, a breakdown.
   const EigenCsr id = from_triplets(2, {{0, 0, 1.0}, {1, 1, 1.0}});
   const auto nan = gpu_solve<float>(id, {1.0, std::nan("")}, KrylovMethod::cg,
