@@ -13,12 +13,12 @@ enum SolverVec : uint32_t {
   kVecX = 1,
   kVecR = 2,
   kVecP = 3,
-  kVecQ = 4,   // q = A p (CG), v = A y (BiCGSTAB)
-  kVecZ = 5,   // M r (CG), M s (BiCGSTAB); r or s itself without a preconditioner
+  kVecQ = 4,  // q = A p (CG), v = A y (BiCGSTAB)
+  kVecZ = 5,  // M r (CG), M s (BiCGSTAB); r or s itself without a preconditioner
   kVecR0 = 6,
-  kVecY = 7,   // M p (BiCGSTAB); p itself without a preconditioner
+  kVecY = 7,  // M p (BiCGSTAB); p itself without a preconditioner
   kVecS = 8,
-  kVecT = 9,   // A z (BiCGSTAB)
+  kVecT = 9,  // A z (BiCGSTAB)
   kVecCount = 10,
 };
 enum SolverVectorOp : uint32_t {

@@ -38,7 +38,9 @@ uint64_t bits_of(double v, ValueType t) {
   return bits;
 }
 
-Error bad(std::string m) { return make_error(Errc::invalid_argument, "KrylovSolver: " + std::move(m)); }
+Error bad(std::string m) {
+  return make_error(Errc::invalid_argument, "KrylovSolver: " + std::move(m));
+}
 
 Status check_limits(double tolerance, uint64_t max_iterations, uint32_t check_every) {
   if (!(tolerance >= 0.0) || !std::isfinite(tolerance))
@@ -117,8 +119,8 @@ struct KrylovPlan {
   Status check_matrix(const CsrView& m, const char* who) const {
     const std::string w = who;
     if (m.value_type != type)
-      return bad(w + ": the matrix holds " + to_string(m.value_type) + " values, the solver is for " +
-                 to_string(type));
+      return bad(w + ": the matrix holds " + to_string(m.value_type) +
+                 " values, the solver is for " + to_string(type));
     if (m.rows != m.cols)
       return bad(w + ": the matrix is " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
                  ", not square");
@@ -128,9 +130,11 @@ struct KrylovPlan {
     const uint64_t rp = m.row_ptr_64 ? 8 : 4;
     const auto fits = vkprim::detail::view_fits;
     if (m.rows && !fits(m.row_ptr, (m.rows + 1) * rp, rp))
-      return bad(w + ": row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) + "-bit entries");
+      return bad(w + ": row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) +
+                 "-bit entries");
     if (!fits(m.col_idx, m.nnz * 4, 4)) return bad(w + ": col_idx must hold nnz aligned u32");
-    if (!fits(m.values, m.nnz * esz, esz)) return bad(w + ": values must hold nnz aligned elements");
+    if (!fits(m.values, m.nnz * esz, esz))
+      return bad(w + ": values must hold nnz aligned elements");
     return {};
   }
 
@@ -213,7 +217,8 @@ Result<KrylovSolver> KrylovSolver::create(const Context& context, ValueType type
   if (type == ValueType::f64 && !ctx.caps.shader_float64)
     return make_error(Errc::unsupported,
                       "KrylovSolver<f64>: the device has no shaderFloat64 (use f32 values)");
-  if (uint32_t(o.method) > uint32_t(KrylovMethod::bicgstab)) return detail::bad("unknown KrylovMethod");
+  if (uint32_t(o.method) > uint32_t(KrylovMethod::bicgstab))
+    return detail::bad("unknown KrylovMethod");
   if (uint32_t(o.preconditioner) > uint32_t(Preconditioner::jacobi))
     return detail::bad("unknown Preconditioner");
   VKPRIM_TRY(detail::check_limits(o.tolerance, o.max_iterations, o.check_every));
@@ -224,19 +229,20 @@ Result<KrylovSolver> KrylovSolver::create(const Context& context, ValueType type
   plan->opt = o;
   namespace variants = vkprim::detail::variants;
   const auto real = variants::real_axis(type);
-  auto vec = detail::Pipeline::create(ctx, variants::solver_vector(real), detail::kSolverVectorPushBytes,
-                                      tuning::kSolverWorkgroup, 1);
+  auto vec = detail::Pipeline::create(ctx, variants::solver_vector(real),
+                                      detail::kSolverVectorPushBytes, tuning::kSolverWorkgroup, 1);
   if (!vec) return vec.error();
   plan->vector = std::move(*vec);
-  auto sc = detail::Pipeline::create(ctx, variants::solver_scalar(real), detail::kSolverScalarPushBytes,
-                                     tuning::kSolverScalarWorkgroup, 1);
+  auto sc =
+      detail::Pipeline::create(ctx, variants::solver_scalar(real), detail::kSolverScalarPushBytes,
+                               tuning::kSolverScalarWorkgroup, 1);
   if (!sc) return sc.error();
   plan->scalar = std::move(*sc);
   if (o.preconditioner == Preconditioner::jacobi)
     for (int w = 0; w < 2; ++w) {
-      auto d = detail::Pipeline::create(ctx, variants::solver_diagonal(real, variants::row_ptr_axis(w == 1)),
-                                        detail::kSolverDiagonalPushBytes,
-                                        tuning::kSolverDiagonalWorkgroup, 1);
+      auto d = detail::Pipeline::create(
+          ctx, variants::solver_diagonal(real, variants::row_ptr_axis(w == 1)),
+          detail::kSolverDiagonalPushBytes, tuning::kSolverDiagonalWorkgroup, 1);
       if (!d) return d.error();
       plan->diagonal[w] = std::move(*d);
     }
@@ -304,13 +310,18 @@ Status KrylovSolver::prepare(Runtime& rt, const CsrView& a) {
     auto badw = rt.alloc(16);
     if (!badw) return badw.error();
     const int w = a.row_ptr_64 ? 1 : 0;
-    detail::SolverDiagonalPush dp{a.row_ptr.address, a.col_idx.address, a.values.address,
-                                  p.inv_diag->address(), badw->address(), uint32_t(a.rows), 0};
+    detail::SolverDiagonalPush dp{a.row_ptr.address,
+                                  a.col_idx.address,
+                                  a.values.address,
+                                  p.inv_diag->address(),
+                                  badw->address(),
+                                  uint32_t(a.rows),
+                                  0};
     VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
       VKPRIM_TRY(p.fill->record(cmd, badw->view().sub(0, 8), 0xFFFFFFFFu, 4));
       compute_to_compute_barrier(*p.ctx, cmd);
-      p.diagonal[w].dispatch(cmd, &dp,
-                             vkprim::detail::grid_groups(*p.ctx, a.rows, p.diagonal[w].tile_items()));
+      p.diagonal[w].dispatch(
+          cmd, &dp, vkprim::detail::grid_groups(*p.ctx, a.rows, p.diagonal[w].tile_items()));
       return {};
     }));
     auto words = rt.download<uint32_t>(badw->view(), 2);
@@ -389,7 +400,8 @@ Status KrylovSolver::record_iterations(VkCommandBuffer cmd, uint32_t count) cons
 Status KrylovSolver::record_status(VkCommandBuffer cmd, BufferView dst) const {
   const KrylovPlan& p = *plan_;
   if (!p.bound) return detail::bad("record_status before bind()");
-  VKPRIM_TRY(vkprim::detail::check_view("KrylovSolver::record_status", "dst", dst, kStatusBytes, 4));
+  VKPRIM_TRY(
+      vkprim::detail::check_view("KrylovSolver::record_status", "dst", dst, kStatusBytes, 4));
   compute_to_compute_barrier(*p.ctx, cmd);
   return p.copy->record(cmd, p.temp.sub(p.L.state, kStatusBytes), dst, kStatusBytes);
 }
@@ -428,7 +440,8 @@ Result<SolverStatus> KrylovSolver::solve(Runtime& rt,
   uint64_t recorded = 0;
   while (true) {
     const uint64_t left = p.max_iterations > s.iterations ? p.max_iterations - s.iterations : 0;
-    const uint32_t block = uint32_t(std::min<uint64_t>(p.opt.check_every, std::max<uint64_t>(left, 1)));
+    const uint32_t block =
+        uint32_t(std::min<uint64_t>(p.opt.check_every, std::max<uint64_t>(left, 1)));
     VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
       if (first) VKPRIM_TRY(record_start(cmd));
       VKPRIM_TRY(record_iterations(cmd, block));
@@ -454,35 +467,49 @@ Result<SolverStatus> KrylovSolver::solve(Runtime& rt,
 
 const char* to_string(KrylovMethod m) {
   switch (m) {
-    case KrylovMethod::cg: return "cg";
-    case KrylovMethod::bicgstab: return "bicgstab";
+    case KrylovMethod::cg:
+      return "cg";
+    case KrylovMethod::bicgstab:
+      return "bicgstab";
   }
   return "?";
 }
 const char* to_string(Preconditioner p) {
   switch (p) {
-    case Preconditioner::none: return "none";
-    case Preconditioner::jacobi: return "jacobi";
+    case Preconditioner::none:
+      return "none";
+    case Preconditioner::jacobi:
+      return "jacobi";
   }
   return "?";
 }
 const char* to_string(StopReason r) {
   switch (r) {
-    case StopReason::running: return "running";
-    case StopReason::converged: return "converged";
-    case StopReason::iteration_limit: return "iteration_limit";
-    case StopReason::breakdown: return "breakdown";
+    case StopReason::running:
+      return "running";
+    case StopReason::converged:
+      return "converged";
+    case StopReason::iteration_limit:
+      return "iteration_limit";
+    case StopReason::breakdown:
+      return "breakdown";
   }
   return "?";
 }
 const char* to_string(BreakdownCause c) {
   switch (c) {
-    case BreakdownCause::none: return "none";
-    case BreakdownCause::rho: return "rho";
-    case BreakdownCause::p_ap: return "p.Ap";
-    case BreakdownCause::r0_v: return "r0.v";
-    case BreakdownCause::omega: return "omega";
-    case BreakdownCause::residual: return "residual";
+    case BreakdownCause::none:
+      return "none";
+    case BreakdownCause::rho:
+      return "rho";
+    case BreakdownCause::p_ap:
+      return "p.Ap";
+    case BreakdownCause::r0_v:
+      return "r0.v";
+    case BreakdownCause::omega:
+      return "omega";
+    case BreakdownCause::residual:
+      return "residual";
   }
   return "?";
 }

@@ -77,7 +77,8 @@ EigenCsr poisson3d(int64_t n) {
         const int64_t nb[6][2] = {{i > 0, -n * n}, {i + 1 < n, n * n}, {j > 0, -n},
                                   {j + 1 < n, n},  {k > 0, -1},        {k + 1 < n, 1}};
         for (auto& e : nb)
-          if (e[0]) t.emplace_back(int(r), int(r + e[1]), -std::sqrt(s * (1.0 + double((r + e[1]) % 7))));
+          if (e[0])
+            t.emplace_back(int(r), int(r + e[1]), -std::sqrt(s * (1.0 + double((r + e[1]) % 7))));
       }
   return from_triplets(n * n * n, t);
 }
@@ -212,8 +213,8 @@ void check_against_eigen(const std::string& what, const EigenCsr& a, const std::
   const auto g = gpu_solve<T>(a, b, m, p, tol);
   const auto e = eigen_solve(a, b, m, p, tol);
   INFO("GPU: " << to_string(g.status.reason) << " after " << g.status.iterations
-               << " iterations, residual " << g.status.residual << "; Eigen: "
-               << e.iterations << " iterations, error " << e.error);
+               << " iterations, residual " << g.status.residual << "; Eigen: " << e.iterations
+               << " iterations, error " << e.error);
   REQUIRE(g.status.reason == StopReason::converged);
   REQUIRE(e.info == Eigen::Success);
   CHECK(g.status.residual <= tol);
@@ -344,25 +345,26 @@ TEST_CASE("Breakdowns are reported, never a NaN solution called converged",
   CHECK(bi.x == std::vector<float>{0.0f, 0.0f});
   // [[1, 1], [0, 0]] with b = (1, 1): s = (-1, 1) and t = A s = 0, so t.t = 0 (omega).
   const EigenCsr sing = from_triplets(2, {{0, 0, 1.0}, {0, 1, 1.0}});
-  const auto om = gpu_solve<float>(sing, {1.0, 1.0}, KrylovMethod::bicgstab, Preconditioner::none, 1e-6);
+  const auto om =
+      gpu_solve<float>(sing, {1.0, 1.0}, KrylovMethod::bicgstab, Preconditioner::none, 1e-6);
   CHECK(om.status.reason == StopReason::breakdown);
   CHECK(om.status.cause == BreakdownCause::omega);
   CHECK(om.status.iterations == 0);
   CHECK(om.x == std::vector<float>{0.0f, 0.0f});
   // A NaN in b: a non-finite residual, a breakdown.
   const EigenCsr id = from_triplets(2, {{0, 0, 1.0}, {1, 1, 1.0}});
-  const auto nan = gpu_solve<float>(id, {1.0, std::nan("")}, KrylovMethod::cg,
-                                    Preconditioner::none, 1e-6);
+  const auto nan =
+      gpu_solve<float>(id, {1.0, std::nan("")}, KrylovMethod::cg, Preconditioner::none, 1e-6);
   CHECK(nan.status.reason == StopReason::breakdown);
   CHECK(nan.status.cause == BreakdownCause::residual);
 }
 
-TEST_CASE("Jacobi refuses a zero or missing diagonal entry, naming the row",
-          "[solvers][errors]") {
+TEST_CASE("Jacobi refuses a zero or missing diagonal entry, naming the row", "[solvers][errors]") {
   Runtime& rt = test::gpu();
   KrylovSolver& s = solver_for(ValueType::f32, KrylovMethod::cg, Preconditioner::jacobi);
   {  // row 2's diagonal is an explicit zero
-    const EigenCsr a = from_triplets(4, {{0, 0, 2.0}, {1, 1, 2.0}, {2, 2, 0.0}, {2, 1, 1.0}, {3, 3, 1.0}});
+    const EigenCsr a =
+        from_triplets(4, {{0, 0, 2.0}, {1, 1, 2.0}, {2, 2, 0.0}, {2, 1, 1.0}, {3, 3, 1.0}});
     const DeviceCsr A = DeviceCsr::upload(rt, test::to_csr_matrix(a)).value();
     const Status st = s.prepare(rt, A.view());
     REQUIRE_FALSE(st.ok());
@@ -398,10 +400,12 @@ TEST_CASE("b == 0 gives x = 0, converged after 0 iterations; the iteration limit
     CHECK(z.status.reason == StopReason::converged);
     CHECK(z.status.iterations == 0);
     CHECK(z.x == std::vector<float>(size_t(a.rows()), 0.0f));
-    const auto lim = gpu_solve<float>(a, rhs(size_t(a.rows()), 8), m, Preconditioner::none, 1e-12, 7);
+    const auto lim =
+        gpu_solve<float>(a, rhs(size_t(a.rows()), 8), m, Preconditioner::none, 1e-12, 7);
     CHECK(lim.status.reason == StopReason::iteration_limit);
     CHECK(lim.status.iterations == 7);
-    const auto none = gpu_solve<float>(a, rhs(size_t(a.rows()), 8), m, Preconditioner::none, 1e-6, 0);
+    const auto none =
+        gpu_solve<float>(a, rhs(size_t(a.rows()), 8), m, Preconditioner::none, 1e-6, 0);
     CHECK(none.status.reason == StopReason::converged);  // max_iterations 0: 2 * rows
   }
 }
@@ -443,7 +447,8 @@ TEST_CASE("A solve recorded into the caller's command buffer beside other work",
   KrylovSolver& s = solver_for(ValueType::f32, KrylovMethod::cg, Preconditioner::jacobi);
   s.set_limits(1e-5, 0, 16).value();
   s.prepare(rt, A.view()).value();
-  Buffer b = test::poisoned(rt, n * 4), x = test::poisoned(rt, n * 4), copy = test::poisoned(rt, n * 4);
+  Buffer b = test::poisoned(rt, n * 4), x = test::poisoned(rt, n * 4),
+         copy = test::poisoned(rt, n * 4);
   Buffer temp = test::poisoned(rt, s.temp_bytes(A.view()));
   Buffer status = rt.alloc(KrylovSolver::kStatusBytes, MemoryUsage::readback).value();
   s.bind(A.view(), b.view(), x.view(), temp.view()).value();
@@ -488,7 +493,8 @@ TEST_CASE("Refused solver calls record nothing", "[solvers][errors][refused]") {
   Buffer x = test::poisoned(rt, n * 4);
   Status st = test::record_refused(rt, [&](VkCommandBuffer cmd) { return s.record_start(cmd); });
   CHECK_THAT(st.error().message, Catch::Contains("before bind"));
-  CHECK_THAT(s.bind(A.view(), b.view(), x.view()).error().message, Catch::Contains("before prepare"));
+  CHECK_THAT(s.bind(A.view(), b.view(), x.view()).error().message,
+             Catch::Contains("before prepare"));
   s.prepare(rt, A.view()).value();
   CHECK_THAT(s.bind(A.view(), b.view(), x.view()).error().message,
              Catch::Contains("no temporary storage"));
@@ -504,10 +510,12 @@ TEST_CASE("Refused solver calls record nothing", "[solvers][errors][refused]") {
   CHECK(KrylovSolver::create(rt.context(), ValueType::u32).error().code == Errc::invalid_argument);
   KrylovOptions bad;
   bad.tolerance = -1;
-  CHECK(KrylovSolver::create(rt.context(), ValueType::f32, bad).error().code == Errc::invalid_argument);
+  CHECK(KrylovSolver::create(rt.context(), ValueType::f32, bad).error().code ==
+        Errc::invalid_argument);
   bad.tolerance = 1e-6;
   bad.check_every = 0;
-  CHECK(KrylovSolver::create(rt.context(), ValueType::f32, bad).error().code == Errc::invalid_argument);
+  CHECK(KrylovSolver::create(rt.context(), ValueType::f32, bad).error().code ==
+        Errc::invalid_argument);
 }
 
 TEST_CASE("The Eigen-style ConjugateGradient and BiCGSTAB", "[solvers][eigen]") {

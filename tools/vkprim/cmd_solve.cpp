@@ -63,7 +63,8 @@ Result<std::vector<double>> make_rhs(const std::string& spec, int64_t n) {
   if (spec == "ones") {
     std::fill(b.begin(), b.end(), 1.0);
   } else if (spec == "random") {
-    for (int64_t i = 0; i < n; ++i) b[size_t(i)] = double(int(gen_hash(uint64_t(i) + 777) % 2001) - 1000) / 1000.0;
+    for (int64_t i = 0; i < n; ++i)
+      b[size_t(i)] = double(int(gen_hash(uint64_t(i) + 777) % 2001) - 1000) / 1000.0;
   } else {
     auto v = sparse::read_matrix_file(spec, matrix_read_options(spec, true, true));
     if (!v) return v.error();
@@ -72,7 +73,8 @@ Result<std::vector<double>> make_rhs(const std::string& spec, int64_t n) {
                         fmt::format("--rhs {}: a {} x {} matrix, not a vector of {} entries", spec,
                                     v->rows, v->cols, n));
     for (int64_t k = 0; k < v->nnz(); ++k)
-      b[size_t(v->cols == 1 ? v->row_indices[size_t(k)] : v->col_indices[size_t(k)])] += v->value(k);
+      b[size_t(v->cols == 1 ? v->row_indices[size_t(k)] : v->col_indices[size_t(k)])] +=
+          v->value(k);
   }
   return b;
 }
@@ -86,7 +88,9 @@ void eigen_run(Solver& s, const Eigen::SparseMatrix<T>& a, const Eigen::Matrix<T
   x = s.solve(b);
   r.eigen_iterations = int64_t(s.iterations());
   r.eigen_error = double(s.error());
-  r.eigen_info = s.info() == Eigen::Success ? "converged" : s.info() == Eigen::NoConvergence ? "iteration_limit" : "numerical_issue";
+  r.eigen_info = s.info() == Eigen::Success         ? "converged"
+                 : s.info() == Eigen::NoConvergence ? "iteration_limit"
+                                                    : "numerical_issue";
 }
 
 template <class T>
@@ -97,10 +101,12 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
   rec.rows = coo.rows;
   rec.values = to_string(value_type_of<T>());
   if (coo.rows != coo.cols)
-    return make_error(Errc::invalid_argument,
-                      fmt::format("{}: a {} x {} matrix; solve needs a square one", name, coo.rows, coo.cols));
+    return make_error(
+        Errc::invalid_argument,
+        fmt::format("{}: a {} x {} matrix; solve needs a square one", name, coo.rows, coo.cols));
   if (coo.rows >= (int64_t(1) << 31) || coo.nnz() >= (int64_t(1) << 31))
-    return make_error(Errc::limit_exceeded, name + ": too large for the Eigen reference (int indices)");
+    return make_error(Errc::limit_exceeded,
+                      name + ": too large for the Eigen reference (int indices)");
   rec.tol = cli.tol > 0 ? cli.tol : (sizeof(T) == 8 ? 1e-8 : 1e-5);
   rec.max_iterations = cli.max_iterations ? cli.max_iterations : uint64_t(2 * coo.rows);
   auto b = make_rhs(cli.rhs, coo.rows);
@@ -144,7 +150,8 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
   sparse::SolverStatus st;
   bool first = true;
   while (true) {
-    const uint64_t left = rec.max_iterations > st.iterations ? rec.max_iterations - st.iterations : 0;
+    const uint64_t left =
+        rec.max_iterations > st.iterations ? rec.max_iterations - st.iterations : 0;
     const uint32_t block = uint32_t(std::clamp<uint64_t>(left, 1, o.check_every));
     VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
       timer->reset(cmd);
@@ -172,10 +179,12 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
     }
     if (st.done()) break;
     if (rec.recorded_iterations > rec.max_iterations + o.check_every)
-      return make_error(Errc::vulkan_error, name + ": the solver's status still reads running after " +
-                                                std::to_string(rec.recorded_iterations) + " iterations");
+      return make_error(Errc::vulkan_error,
+                        name + ": the solver's status still reads running after " +
+                            std::to_string(rec.recorded_iterations) + " iterations");
   }
-  rec.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count();
+  rec.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count();
   rec.status = st;
   auto x = rt.download<T>(xb->view(), n);
   if (!x) return x.error();
@@ -184,7 +193,8 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
   std::vector<Eigen::Triplet<double>> trip;
   trip.reserve(size_t(coo.nnz()));
   for (int64_t k = 0; k < coo.nnz(); ++k)
-    trip.emplace_back(int(coo.row_indices[size_t(k)]), int(coo.col_indices[size_t(k)]), double(T(coo.value(k))));
+    trip.emplace_back(int(coo.row_indices[size_t(k)]), int(coo.col_indices[size_t(k)]),
+                      double(T(coo.value(k))));
   Eigen::SparseMatrix<double> ad(en, en);
   ad.setFromTriplets(trip.begin(), trip.end());
   const Eigen::SparseMatrix<T> at = ad.template cast<T>();
@@ -194,7 +204,9 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
     xd[Eigen::Index(i)] = double((*x)[i]);
   }
   const double bnorm = bd.norm();
-  const auto rel = [&](const Eigen::VectorXd& v) { return bnorm > 0 ? v.norm() / bnorm : v.norm(); };
+  const auto rel = [&](const Eigen::VectorXd& v) {
+    return bnorm > 0 ? v.norm() / bnorm : v.norm();
+  };
   rec.true_residual = rel(bd - ad * xd);
 
   const Eigen::Matrix<T, -1, 1> be = bd.cast<T>();
@@ -270,8 +282,9 @@ void register_solve(CLI::App& app, Action& action) {
       if (auto problem = device_selector_problem(); !problem.empty())
         return report(make_error(Errc::invalid_argument, problem), kExitUsage);
       if (file.empty() == generate.empty())
-        return report(make_error(Errc::invalid_argument, "solve: give one matrix FILE or --generate"),
-                      kExitUsage);
+        return report(
+            make_error(Errc::invalid_argument, "solve: give one matrix FILE or --generate"),
+            kExitUsage);
       if (!file.empty())
         if (auto same = same_file_problem(file, json_path); !same.empty())
           return report(make_error(Errc::invalid_argument, same), kExitUsage);
@@ -294,31 +307,41 @@ void register_solve(CLI::App& app, Action& action) {
       SolveCliOptions cli;
       cli.rhs = rhs;
       cli.method = method == "bicgstab" ? sparse::KrylovMethod::bicgstab : sparse::KrylovMethod::cg;
-      cli.precond = precond == "jacobi" ? sparse::Preconditioner::jacobi : sparse::Preconditioner::none;
+      cli.precond =
+          precond == "jacobi" ? sparse::Preconditioner::jacobi : sparse::Preconditioner::none;
       cli.tol = tol;
       cli.max_iterations = max_iterations;
-      auto rec = values == "f64" ? run_solve<double>(*rt, name, m, cli) : run_solve<float>(*rt, name, m, cli);
+      auto rec = values == "f64" ? run_solve<double>(*rt, name, m, cli)
+                                 : run_solve<float>(*rt, name, m, cli);
       if (!rec) return report(rec.error());
       const SolveRecord& r = *rec;
       std::FILE* out = json_path == "-" ? stderr : stdout;
       const auto& c = rt->caps();
       const double per_it = r.recorded_iterations ? r.gpu_ms / double(r.recorded_iterations) : 0.0;
-      fmt::print(out, "device: {} ({}), subgroup size {}\n", c.device_name, c.driver_name, c.subgroup_size);
-      fmt::print(out, "{}: {} rows, {} nonzeros, {}, {} with {} preconditioner, tol {:.1e}, rhs {}\n",
+      fmt::print(out, "device: {} ({}), subgroup size {}\n", c.device_name, c.driver_name,
+                 c.subgroup_size);
+      fmt::print(out,
+                 "{}: {} rows, {} nonzeros, {}, {} with {} preconditioner, tol {:.1e}, rhs {}\n",
                  r.name, r.rows, r.nnz, r.values, method, precond, r.tol, rhs);
       std::string reason = to_string(r.status.reason);
       if (r.status.reason == sparse::StopReason::breakdown)
         reason += std::string(" (") + to_string(r.status.cause) + ")";
-      fmt::print(out, "GPU: {} after {} iterations, relative residual {:.3e} (recursive), {:.3e} (recomputed on the CPU in f64)\n",
+      fmt::print(out,
+                 "GPU: {} after {} iterations, relative residual {:.3e} (recursive), {:.3e} "
+                 "(recomputed on the CPU in f64)\n",
                  reason, r.status.iterations, r.status.residual, r.true_residual);
-      fmt::print(out, "GPU time: {:.3f} ms over {} recorded iterations, {:.4f} ms per iteration (timestamps); {:.1f} ms wall\n",
+      fmt::print(out,
+                 "GPU time: {:.3f} ms over {} recorded iterations, {:.4f} ms per iteration "
+                 "(timestamps); {:.1f} ms wall\n",
                  r.gpu_ms, r.recorded_iterations, per_it, r.wall_ms);
       fmt::print(out, "Eigen {}: {} after {} iterations, error {:.3e}, residual {:.3e}\n", method,
                  r.eigen_info, r.eigen_iterations, r.eigen_error, r.eigen_true_residual);
-      fmt::print(out, "check: iterations {} ({} vs {}), residual {}, ||x - x_eigen|| / ||x_eigen|| {:.3e}, ||A (x - x_eigen)|| / ||b|| {:.3e} {}: {}\n",
+      fmt::print(out,
+                 "check: iterations {} ({} vs {}), residual {}, ||x - x_eigen|| / ||x_eigen|| "
+                 "{:.3e}, ||A (x - x_eigen)|| / ||b|| {:.3e} {}: {}\n",
                  r.iterations_ok ? "ok" : "DIFFER", r.status.iterations, r.eigen_iterations,
-                 r.residual_ok ? "ok" : "TOO LARGE", r.x_diff, r.diff_residual, r.diff_ok ? "ok" : "TOO LARGE",
-                 r.verified ? "verified" : "NOT verified");
+                 r.residual_ok ? "ok" : "TOO LARGE", r.x_diff, r.diff_residual,
+                 r.diff_ok ? "ok" : "TOO LARGE", r.verified ? "verified" : "NOT verified");
       if (!json_path.empty()) {
         nlohmann::json arr = nlohmann::json::array();
         arr.push_back({{"device", c.device_name},
@@ -351,15 +374,17 @@ void register_solve(CLI::App& app, Action& action) {
                        {"verified", r.verified}});
         if (json_path == "-") {
           std::cout << arr.dump(2) << "\n";  // a failed write is reported by main
-        } else if (auto written = vkprim::detail::write_file_atomically(json_path, arr.dump(2) + "\n");
+        } else if (auto written =
+                       vkprim::detail::write_file_atomically(json_path, arr.dump(2) + "\n");
                    !written) {
           return report(written.error());
         }
       }
       if (!r.verified) {
         fmt::print(stderr, "vkprim: {}: {}\n", r.name,
-                   !r.status.converged() ? "the GPU solve did not converge: " + reason
-                                         : std::string("the solution differs from Eigen's beyond the checks"));
+                   !r.status.converged()
+                       ? "the GPU solve did not converge: " + reason
+                       : std::string("the solution differs from Eigen's beyond the checks"));
         return kExitFailure;
       }
       return kExitOk;

@@ -95,14 +95,15 @@ class EigenKrylov {
     VectorType x = VectorType::Zero(Eigen::Index(rows_));
     status_ = SolverStatus{};
     if (!solver_ || !a_) {
-      if (!error_) error_ = make_error(Errc::invalid_argument, "solve() before a successful compute()");
+      if (!error_)
+        error_ = make_error(Errc::invalid_argument, "solve() before a successful compute()");
       info_ = Eigen::InvalidInput;
       return x;
     }
     if (uint64_t(b.size()) != rows_) {
-      error_ = make_error(Errc::invalid_argument,
-                          "solve(): b has " + std::to_string(b.size()) + " entries, A " +
-                              std::to_string(rows_) + " rows");
+      error_ =
+          make_error(Errc::invalid_argument, "solve(): b has " + std::to_string(b.size()) +
+                                                 " entries, A " + std::to_string(rows_) + " rows");
       info_ = Eigen::InvalidInput;
       return x;
     }

@@ -71,10 +71,10 @@ enum class BreakdownCause : uint32_t {
   omega = 4,     // omega zero or not finite (BiCGSTAB)
   residual = 5,  // r.r or b.b not finite
 };
-const char* to_string(KrylovMethod m);     // "cg", "bicgstab"
-const char* to_string(Preconditioner p);   // "none", "jacobi"
-const char* to_string(StopReason r);       // "running", "converged", "iteration_limit", "breakdown"
-const char* to_string(BreakdownCause c);   // "none", "rho", "p.Ap", "r0.v", "omega", "residual"
+const char* to_string(KrylovMethod m);    // "cg", "bicgstab"
+const char* to_string(Preconditioner p);  // "none", "jacobi"
+const char* to_string(StopReason r);      // "running", "converged", "iteration_limit", "breakdown"
+const char* to_string(BreakdownCause c);  // "none", "rho", "p.Ap", "r0.v", "omega", "residual"
 
 struct KrylovOptions {
   KrylovMethod method = KrylovMethod::cg;
