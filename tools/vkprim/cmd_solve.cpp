@@ -147,6 +147,7 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
   const bool tty = isatty(STDERR_FILENO);
   const auto w0 = std::chrono::steady_clock::now();
   auto last_print = w0;
+  bool printed = false;
   sparse::SolverStatus st;
   bool first = true;
   while (true) {
@@ -171,11 +172,13 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
     VKPRIM_TRY(status_buf->invalidate());
     st = solver->decode_status(status_buf->mapped());
     const auto now = std::chrono::steady_clock::now();
-    if (tty && (st.done() || now - last_print > std::chrono::milliseconds(250))) {
+    // Long solves only: a line every quarter second once one has passed, ended when it stops.
+    if (tty && ((st.done() && printed) || now - last_print > std::chrono::milliseconds(250))) {
       fmt::print(stderr, "\r{}: iteration {}, residual {:.3e}{}", name, st.iterations, st.residual,
                  st.done() ? "\n" : "");
       std::fflush(stderr);
       last_print = now;
+      printed = true;
     }
     if (st.done()) break;
     if (rec.recorded_iterations > rec.max_iterations + o.check_every)

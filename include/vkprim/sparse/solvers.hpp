@@ -130,6 +130,8 @@ class KrylovSolver {
   // bind(), or call reserve() once outside recording and pass none.
   uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const;
   uint64_t temp_bytes(const CsrView& a) const { return temp_bytes(a.rows, a.nnz); }
+  // Allocates the owned workspace for systems up to rows x nnz (outside recording; only to
+  // grow). Errors of the allocation (out_of_device_memory, limit_exceeded) pass through.
   Status reserve(uint64_t rows, uint64_t nnz);
 
   // Once per matrix, after it is written (the barrier of a submission on rt): the Spmv analysis
