@@ -7,6 +7,7 @@
 #include <Eigen/SparseCore>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <tuple>
