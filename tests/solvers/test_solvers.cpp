@@ -203,8 +203,8 @@ EigenResult eigen_solve(const EigenCsr& a, const std::vector<double>& b, KrylovM
 
 // A converged GPU solve against Eigen's solver of the same method and preconditioner: the
 // true residual within the tolerance (with room for the recursive residual's drift), the
-// iteration counts within 10 % or 5 (f64; Eigen does not count the iteration it converges in),
-// and the solutions within `x_factor` * tolerance of each other, relative to ||x||.
+// iteration counts within 10 % or 5 (f64; Eigen's CG does not count the iteration it converges
+// in), and the solutions within `x_factor` * tolerance of each other, relative to ||x||.
 template <class T>
 void check_against_eigen(const std::string& what, const EigenCsr& a, const std::vector<double>& b,
                          KrylovMethod m, Preconditioner p, double tol, double x_factor,

@@ -238,7 +238,8 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
   rec.x_diff = xed.norm() > 0 ? (xd - xed).norm() / xed.norm() : (xd - xed).norm();
   rec.diff_residual = rel(ad * (xd - xed));
 
-  // Eigen does not count the iteration it converges in: its count is one less than ours.
+  // Eigen's ConjugateGradient does not count the iteration it converges in (one less than
+  // ours); its BiCGSTAB counts as this solver does.
   const double di = std::abs(double(st.iterations) - double(rec.eigen_iterations));
   rec.iterations_ok = di <= 5 || di <= 0.1 * double(rec.eigen_iterations);
   const double allowed = std::max(10 * rec.tol, 2 * rec.eigen_true_residual);
