@@ -180,6 +180,12 @@ foreach(option --runs=-1 --items=17 --row-lanes=1000 --column-blocks=-1
     message(FATAL_ERROR "spmv ${option}: bare library message: ${err}")
   endif()
 endforeach()
+foreach(option --method=gmres --precond=ilu --values=f16 --tol=-1 --tol=abc --max-iterations=-1
+               --generate=poisson3d:0 --generate=convdiff:x)
+  run(2 solve --generate=poisson2d:4 ${option})
+endforeach()
+run(2 solve)
+expect_err("give one matrix FILE or --generate")
 set(run_with ${CMAKE_COMMAND} -E env VKPRIM_DEVICE=99999999999999999999)
 run(2 bench copy -n 1024 --runs 1)
 expect_err("VKPRIM_DEVICE=99999999999999999999: not a device index")

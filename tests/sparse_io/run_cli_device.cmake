@@ -1,12 +1,13 @@
 # End-to-end checks of the vkprim commands that open a Vulkan device (lavapipe where there is
 # no GPU), kept small: output that cannot be written is an error (exit 1 with a message),
-# --json files are replaced only once complete, and spmv's check of non-finite values
-# (ctest: sparse_io.cli_device).
+# --json files are replaced only once complete, spmv's check of non-finite values, and solve
+# against Eigen, its breakdowns and its Jacobi refusal (ctest: sparse_io.cli_device).
 # -D VKPRIM=<vkprim binary> -D WORK=<scratch dir>
 include(${CMAKE_CURRENT_LIST_DIR}/cli_run.cmake)
 
 set(bench bench copy fill -n 1024 --runs 1 --warmup 0)  # JSON beyond 512 bytes
 set(spmv spmv --generate poisson2d:4 --runs 1)
+set(solve solve --generate poisson2d:4)
 
 # Standard output or a --json file that cannot be written.
 set(run_with sh -c "exec \"$0\" \"$@\" > /dev/full")
@@ -33,7 +34,7 @@ run(2 spmv in.mtx --runs 1 --json in.mtx)
 expect_err("are the same file")
 same_bytes(in.mtx in.ref "spmv in.mtx --json in.mtx")
 
-foreach(command bench spmv)
+foreach(command bench spmv solve)
   file(WRITE "${WORK}/${command}.json" "previous\n")
   file(COPY_FILE "${WORK}/${command}.json" "${WORK}/ref")
   set(run_with sh -c "ulimit -f 1 && exec \"$0\" \"$@\"")
@@ -44,7 +45,7 @@ foreach(command bench spmv)
   no_temporaries("${command} --json on a full file system")
   run(0 ${${command}} --json ${command}.json)
   file(READ "${WORK}/${command}.json" json)
-  if(NOT json MATCHES "\"operation\": ?\"(copy|spmv)\"")
+  if(NOT json MATCHES "\"operation\": ?\"(copy|spmv|solve)\"")
     message(FATAL_ERROR "${command} --json wrote:\n${json}")
   endif()
   no_temporaries("${command} --json")
@@ -67,3 +68,19 @@ file(WRITE "${WORK}/nonfinite.mtx" "%%MatrixMarket matrix coordinate real genera
 ")
 run(0 spmv nonfinite.mtx --runs 1 --values f32 --kernel auto,merge,rows,stream,split,nnz)
 run(0 spmv nonfinite.mtx --runs 1 --values f64)
+
+# solve: Jacobi CG on an SPD matrix and BiCGSTAB (f32) on a nonsymmetric one match Eigen's
+# solvers (exit 0); CG on [[0, 1], [1, 0]] with b = (1, 0) breaks down (p.Ap = 0) and Jacobi
+# refuses its missing diagonal, naming the row (exit 1).
+run(0 solve --generate poisson3d:5 --precond jacobi --rhs random --json solve.json)
+file(READ "${WORK}/solve.json" json)
+if(NOT json MATCHES "\"stop_reason\": ?\"converged\"" OR NOT json MATCHES "\"verified\": ?true")
+  message(FATAL_ERROR "solve --json wrote:\n${json}")
+endif()
+run(0 solve --generate convdiff:8 --method bicgstab --values f32)
+file(WRITE "${WORK}/swap.mtx" "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n2 1 1\n")
+file(WRITE "${WORK}/b.mtx" "%%MatrixMarket matrix array real general\n2 1\n1\n0\n")
+run(1 solve swap.mtx --rhs b.mtx)
+expect_err("did not converge: breakdown \\(p.Ap\\)")
+run(1 solve swap.mtx --precond jacobi)
+expect_err("row 0 has no diagonal entry")

@@ -265,7 +265,8 @@ void register_spmv(CLI::App& app, Action& action) {
   cmd->add_option("FILE", files, "Matrix files (.mtx, .mtx.gz, .bsp.h5)");
   cmd->add_option(
          "--generate", generate,
-         "Generated matrix: poisson2d:N, band:N:K, powerlaw:N, arrow:N (default poisson2d:64 "
+         "Generated matrix: poisson2d:N, poisson3d:N, convdiff:N, band:N:K, powerlaw:N, arrow:N "
+         "(default poisson2d:64 "
          "when no FILE is given); repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--values", values, "Value type")

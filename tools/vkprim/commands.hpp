@@ -32,6 +32,7 @@ void register_convert(CLI::App& app, Action& action);
 void register_info(CLI::App& app, Action& action);
 void register_spy(CLI::App& app, Action& action);
 void register_spmv(CLI::App& app, Action& action);
+void register_solve(CLI::App& app, Action& action);
 
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;

@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
     register_info(app, action);
     register_spy(app, action);
     register_spmv(app, action);
+    register_solve(app, action);
 #endif
     try {
       app.parse(argc, argv);

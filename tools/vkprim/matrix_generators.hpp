@@ -2,6 +2,8 @@
 // shapes SpMV must handle, in COO form, entries in a scrambled order (so a GPU CSR build has
 // sorting to do).
 //   poisson2d:N   5-point Laplacian on an N x N grid (N^2 rows, ~5 entries per row)
+//   poisson3d:N   7-point Laplacian on an N x N x N grid (N^3 rows, ~7 entries per row)
+//   convdiff:N    upwind convection-diffusion on an N x N grid (nonsymmetric, ~5 per row)
 //   band:N:K      N rows, K consecutive entries centred on the diagonal
 //   powerlaw:N    row r has ~ N^0.6 / (r + 1)^0.8 + 1 entries at hashed columns
 //   arrow:N       dense first row and column plus the diagonal
@@ -34,7 +36,8 @@ inline Result<sparse::CooMatrix> generate_matrix(const std::string& spec) {
   const auto bad = [&spec] {
     return make_error(
         Errc::invalid_argument,
-        "--generate '" + spec + "': expected poisson2d:N, band:N:K, powerlaw:N or arrow:N");
+        "--generate '" + spec +
+            "': expected poisson2d:N, poisson3d:N, convdiff:N, band:N:K, powerlaw:N or arrow:N");
   };
   std::vector<std::string> parts;
   for (size_t at = 0;;) {
@@ -56,7 +59,10 @@ inline Result<sparse::CooMatrix> generate_matrix(const std::string& spec) {
   double entries = 0;
   if (nums.size() == 1 && nums[0] <= (int64_t(1) << 32)) {
     const double n = double(nums[0]);
-    entries = kind == "poisson2d" ? 5 * n * n : kind == "arrow" ? 3 * n : n + 5 * std::pow(n, 0.8);
+    entries = kind == "poisson2d" || kind == "convdiff" ? 5 * n * n
+              : kind == "poisson3d"                    ? 7 * n * n * n
+              : kind == "arrow"                        ? 3 * n
+                                                       : n + 5 * std::pow(n, 0.8);
   } else if (nums.size() == 2 && nums[0] <= (int64_t(1) << 32)) {
     entries = double(nums[0]) * double(std::min(nums[0], nums[1]));
   }
@@ -81,6 +87,36 @@ inline Result<sparse::CooMatrix> generate_matrix(const std::string& spec) {
         if (i > 0) add(r, r - n, -1.0);
         if (i + 1 < n) add(r, r + n, -1.0);
         if (j > 0) add(r, r - 1, -1.0);
+        if (j + 1 < n) add(r, r + 1, -1.0);
+      }
+  } else if (kind == "poisson3d" && nums.size() == 1 && nums[0] <= 1625) {
+    const int64_t n = nums[0];
+    m.rows = m.cols = n * n * n;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t k = 0; k < n; ++k) {
+          const int64_t r = (i * n + j) * n + k;
+          add(r, r, 6.0);
+          if (i > 0) add(r, r - n * n, -1.0);
+          if (i + 1 < n) add(r, r + n * n, -1.0);
+          if (j > 0) add(r, r - n, -1.0);
+          if (j + 1 < n) add(r, r + n, -1.0);
+          if (k > 0) add(r, r - 1, -1.0);
+          if (k + 1 < n) add(r, r + 1, -1.0);
+        }
+  } else if (kind == "convdiff" && nums.size() == 1 && nums[0] <= 46340) {
+    // -laplace(u) + c (du/dx + du/dy), c = 1 in grid units, upwind differences: an M-matrix,
+    // diagonally dominant and nonsymmetric.
+    const int64_t n = nums[0];
+    const double c = 1.0;
+    m.rows = m.cols = n * n;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t r = i * n + j;
+        add(r, r, 4.0 + 2.0 * c);
+        if (i > 0) add(r, r - n, -1.0 - c);
+        if (i + 1 < n) add(r, r + n, -1.0);
+        if (j > 0) add(r, r - 1, -1.0 - c);
         if (j + 1 < n) add(r, r + 1, -1.0);
       }
   } else if (kind == "band" && nums.size() == 2 && nums[0] < (int64_t(1) << 32)) {
