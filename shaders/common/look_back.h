@@ -11,7 +11,8 @@
 //   GUESS_OFFSET  testing, radix_onesweep's _sg builds: added to the tile whose keys a workgroup
 //                 loads before the counter gives it its own (0: its workgroup id)
 // The testing constants are 0 in every pipeline outside the testing interface
-// (engine/testing/vkprim/testing.hpp), so their code folds away there.
+// (engine/testing/vkprim/testing.hpp), so their code folds away there (look_back_publishes
+// below keeps one run-time comparison, for the reason it gives).
 #ifndef VKPRIM_LOOK_BACK_H
 #define VKPRIM_LOOK_BACK_H
 
@@ -26,9 +27,13 @@ layout(constant_id = VKPRIM_SPEC_STALL_PERIOD) const uint STALL_PERIOD = 0u;
 layout(constant_id = VKPRIM_SPEC_STALL_COUNTS) const uint STALL_COUNTS = 0u;
 layout(constant_id = VKPRIM_SPEC_GUESS_OFFSET) const uint GUESS_OFFSET = 0u;
 
-// Whether `tile` publishes its state (false only for the tiles STALL_PERIOD stalls).
+// Whether `tile` publishes its state (false only for the tiles STALL_PERIOD stalls). Without
+// stalls it is true, but stays a run-time value (gl_NumWorkGroups.y is never 0 in a dispatch):
+// with the publications unconditional, NVIDIA's compiler gives the look-back's fallback path more
+// registers a thread (the single-pass scan 80 instead of 64, the segmented scan 58 instead of
+// 40), which costs the passes occupancy and speed.
 bool look_back_publishes(uint tile) {
-  return STALL_PERIOD == 0u || tile % STALL_PERIOD != STALL_PERIOD - 1u;
+  return STALL_PERIOD == 0u ? gl_NumWorkGroups.y != 0u : tile % STALL_PERIOD != STALL_PERIOD - 1u;
 }
 #endif
 
