@@ -35,6 +35,12 @@ layout(constant_id = VKPRIM_SPEC_GUESS_OFFSET) const uint GUESS_OFFSET = 0u;
 bool look_back_publishes(uint tile) {
   return STALL_PERIOD == 0u ? gl_NumWorkGroups.y != 0u : tile % STALL_PERIOD != STALL_PERIOD - 1u;
 }
+
+// Whether the tiles look_back_publishes stalls still publish their digit counts (radix_onesweep:
+// STALL_COUNTS). False without STALL_COUNTS, again as a run-time value (a dispatch's
+// gl_NumWorkGroups.z is 1 in every dispatch vkprim records): folded to a constant, it makes
+// onesweep's pairs passes slower on NVIDIA.
+bool look_back_stall_counts() { return STALL_COUNTS + gl_NumWorkGroups.z != 1u; }
 #endif
 
 #endif

@@ -270,7 +270,7 @@ void main() {
 #endif
   const bool publishes = look_back_publishes(tile);
   // Tile 0 publishes its inclusive prefixes only (never aggregates): publishes_counts = publishes.
-  const bool publishes_counts = publishes || (STALL_COUNTS != 0u && tile != 0u);
+  const bool publishes_counts = publishes || (look_back_stall_counts() && tile != 0u);
 #if defined(ONESWEEP_ROUNDS)
   const uint word = LB_HEADER + tile * RADIX_DIGITS;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k)
