@@ -10,6 +10,8 @@
 //   OffsetAllocator: select_total (save the last count) -> Scan::exclusive -> select_total
 #include "core/call_checks.hpp"
 #include "core/device_count.hpp"
+#include "core/look_back.hpp"
+#include "core/plan_access.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "compaction/pass.hpp"
@@ -19,6 +21,7 @@
 
 #include <vkprim/elementwise.hpp>
 #include <vkprim/select.hpp>
+#include <vkprim/testing.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -38,7 +41,6 @@ struct SelectPlan {
   uint32_t esz = 4, vsz = 0;
   bool count_u64 = false;
   uint32_t wg = tuning::kSelectWorkgroup, items = 0;  // tuning::select_items(esz)
-  uint32_t spin_limit = tuning::kSpinLimit, stall_period = 0;
   Pipeline upsweep, scatter, single, partition_single, total;
   std::optional<Fill> fill;  // zeroes the single pass's tile state
   std::optional<Scan> scan;
@@ -191,7 +193,7 @@ struct SelectPlan {
         if (c) opts |= kSelectContinued;
         SelectTilesPush p{in_c, mode == kSelectFlagged ? flags_c : 0, out.address, state.address,
                           last ? count_out.address : slots + (c % 2) * 8, count_addr, uint32_t(m), mode, op,
-                          opts, a, b, spin_limit, stall_period, c ? slots + ((c - 1) % 2) * 8 : 0, first,
+                          opts, a, b, c ? slots + ((c - 1) % 2) * 8 : 0, first,
                           partition_total};
         const auto [cx, cy] = grid(tiles(m));
         (partition ? partition_single : single).dispatch(cmd, &p, cx, cy);
@@ -259,7 +261,8 @@ Result<std::unique_ptr<SelectPlan>> plan_with_scan(const Context& context, std::
 // compaction: Select (by_key false: the single pass, and partition's upsweep) or UniqueByKey
 // (by_key: upsweep and scatter); otherwise OffsetAllocator.
 Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char* what, ValueType type,
-                                              const SelectOptions& o, bool compaction, bool by_key = false) {
+                                              const SelectOptions& o, bool compaction, bool by_key = false,
+                                              const testing::SelectKnobs& k = {}) {
   const auto& ctx = context.impl();
   const auto& caps = ctx.caps;
   auto plan = std::make_unique<SelectPlan>();
@@ -290,19 +293,28 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
     static_assert(32 % tuning::select_items(4) == 0 && 32 % tuning::select_items(8) == 0,
                   "select_tiles packs a lane's selection bits into one word, and counts runs "
                   "of ITEMS bits within whole bitmask words");
-    auto single = Pipeline::create(*plan->ctx, variants::select_tiles(value, layer),
-                                   kSelectTilesPushBytes, plan->wg, plan->items);
+    // The single passes' look-back: the policy's spin limit, or the testing interface's knobs.
+    LookBackSpec look_back;
+    look_back.spin_limit = k.spin_limit ? k.spin_limit : tuning::kSpinLimit;
+    look_back.stall_period = k.stall_period;
+    const auto single_pass = [&](Shader shader) {
+      PipelineDesc d;
+      d.shader = shader;
+      d.push_bytes = kSelectTilesPushBytes;
+      d.workgroup_size = plan->wg;
+      d.items = plan->items;
+      set_look_back_spec(d, look_back);
+      return Pipeline::create(*plan->ctx, d);
+    };
+    auto single = single_pass(variants::select_tiles(value, layer));
     if (!single) return single.error();
     plan->single = std::move(*single);
-    auto part = Pipeline::create(*plan->ctx, variants::select_tiles_partition(value, layer),
-                                 kSelectTilesPushBytes, plan->wg, plan->items);
+    auto part = single_pass(variants::select_tiles_partition(value, layer));
     if (!part) return part.error();
     plan->partition_single = std::move(*part);
     auto fill = Fill::create(context);
     if (!fill) return fill.error();
     plan->fill.emplace(std::move(*fill));
-    if (o.spin_limit) plan->spin_limit = o.spin_limit;
-    plan->stall_period = o.debug_stall_period;
   } else {
     auto t = Pipeline::create(*plan->ctx, Shader::select_total, kSelectTotalPushBytes, 1, 1);
     if (!t) return t.error();
@@ -323,9 +335,13 @@ Select& Select::operator=(Select&&) noexcept = default;
 Select::~Select() = default;
 
 Result<Select> Select::create(const Context& ctx, ValueType type, const SelectOptions& o) {
-  auto plan = detail::make_plan(ctx, "Select", type, o, true);
+  return testing::create_select(ctx, type, o, {});
+}
+Result<Select> testing::create_select(const Context& ctx, ValueType type, const SelectOptions& o,
+                                      const SelectKnobs& k) {
+  auto plan = detail::make_plan(ctx, "Select", type, o, true, false, k);
   if (!plan) return plan.error();
-  return Select(std::move(*plan));
+  return detail::PlanAccess::wrap<Select>(std::move(*plan));
 }
 uint64_t Select::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n); }
 Status Select::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }

@@ -86,12 +86,9 @@ std::string random_suffix() {
   return s;
 }
 
-bool stop_before_commit() {
-  const char* v = std::getenv("VKPRIM_TEST_STOP_BEFORE_COMMIT");
-  return v && *v && std::strcmp(v, "0") != 0;
-}
-
 }  // namespace
+
+void (*test_hooks::before_commit)() = nullptr;
 
 Error file_error(std::string_view name, std::string_view what, int err) {
   std::string m = std::string(name) + ": " + std::string(what);
@@ -190,7 +187,7 @@ Result<std::FILE*> AtomicFile::stream() {
 
 Status AtomicFile::commit() {
   if (fd_ < 0) return file_error(name_, "already closed", 0);
-  if (stop_before_commit()) std::raise(SIGSTOP);
+  if (test_hooks::before_commit) test_hooks::before_commit();
   if (stream_) {
     if (std::fflush(stream_) != 0) return fail("write failed", errno);
     if (std::ferror(stream_)) return fail("write failed", 0);

@@ -9,8 +9,9 @@
 // a regular file (a device such as /dev/full, a FIFO) cannot be renamed over: it is opened and
 // written directly, with every write, flush and close still checked.
 //
-// Test hook: with VKPRIM_TEST_STOP_BEFORE_COMMIT set (not "0"), commit() stops the process
-// (SIGSTOP) before its flush, so a test can kill it part-way deterministically.
+// Test hook: commit() calls test_hooks::before_commit, where a program has set it, before its
+// flush (the command line's test build stops itself there, so that a test can kill it part-way
+// deterministically: tools/vkprim/test_hooks.cpp). It is null in every other program.
 #pragma once
 
 #include <vkprim/error.hpp>
@@ -62,6 +63,12 @@ class AtomicFile {
   int slot_ = -1;  // entry in the signal-cleanup table, -1 if none
   bool direct_ = false;
 };
+
+namespace test_hooks {
+// Called by every AtomicFile::commit() before its flush; null (nothing) unless a test program
+// sets it before it writes any file.
+extern void (*before_commit)();
+}  // namespace test_hooks
 
 // Errc::io_error with the message "<name>: <what> (<strerror(err)>)"; err 0 gives no reason.
 Error file_error(std::string_view name, std::string_view what, int err);

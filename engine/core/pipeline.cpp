@@ -1,7 +1,11 @@
 #include "core/pipeline.hpp"
 
+#include <vkprim/testing.hpp>
+
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -48,6 +52,46 @@ void capture_statistics(const ContextImpl& ctx, VkPipeline pipeline, const std::
   ctx.statistics.insert(ctx.statistics.end(), found.begin(), found.end());
 }
 
+// The end of the shader's push-constant block in bytes (its last member's offset plus size), read
+// from the SPIR-V: 0 for a shader without one, nullopt where a member's type is not one vkprim's
+// blocks use (32- and 64-bit scalars and their vectors).
+std::optional<uint32_t> push_block_end(const uint32_t* code, size_t words) {
+  constexpr uint32_t kOpTypeInt = 21, kOpTypeFloat = 22, kOpTypeVector = 23, kOpTypeStruct = 30,
+                     kOpTypePointer = 32, kOpVariable = 59, kOpMemberDecorate = 72;
+  constexpr uint32_t kPushConstant = 9, kOffset = 35;
+  std::unordered_map<uint32_t, uint32_t> scalar_bytes, vector_bytes, pointee;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> members;
+  std::unordered_map<uint64_t, uint32_t> offsets;  // (struct << 32 | member) -> offset
+  uint32_t block_pointer = 0;
+  for (size_t i = 5; i < words;) {
+    const uint32_t count = code[i] >> 16, op = code[i] & 0xFFFFu;
+    if (count == 0 || i + count > words) return std::nullopt;
+    const uint32_t* w = code + i;
+    if ((op == kOpTypeInt || op == kOpTypeFloat) && count >= 3) scalar_bytes[w[1]] = w[2] / 8;
+    if (op == kOpTypeVector && count >= 4 && scalar_bytes.count(w[2]))
+      vector_bytes[w[1]] = scalar_bytes[w[2]] * w[3];
+    if (op == kOpTypeStruct) members[w[1]].assign(w + 2, w + count);
+    if (op == kOpTypePointer && count >= 4 && w[2] == kPushConstant) pointee[w[1]] = w[3];
+    if (op == kOpVariable && count >= 4 && w[3] == kPushConstant) block_pointer = w[1];
+    if (op == kOpMemberDecorate && count >= 5 && w[3] == kOffset)
+      offsets[uint64_t(w[1]) << 32 | w[2]] = w[4];
+    i += count;
+  }
+  if (!block_pointer) return 0u;
+  const auto block = pointee.find(block_pointer);
+  if (block == pointee.end() || !members.count(block->second)) return std::nullopt;
+  uint32_t end = 0;
+  const auto& types = members[block->second];
+  for (uint32_t m = 0; m < types.size(); ++m) {
+    const auto at = offsets.find(uint64_t(block->second) << 32 | m);
+    const auto s = scalar_bytes.find(types[m]);
+    const auto v = vector_bytes.find(types[m]);
+    if (at == offsets.end() || (s == scalar_bytes.end() && v == vector_bytes.end())) return std::nullopt;
+    end = std::max(end, at->second + (s != scalar_bytes.end() ? s->second : v->second));
+  }
+  return end;
+}
+
 }  // namespace
 
 Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& desc) {
@@ -60,7 +104,16 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
                                                   " items per invocation, created with " +
                                                   std::to_string(desc.items));
   if (desc.push_bytes > ctx.caps.max_push_constants)
-    return make_error(Errc::limit_exceeded, std::string(blob.name) + ": push constants exceed device limit");
+    return make_error(Errc::limit_exceeded, std::string(blob.name) + ": " + std::to_string(desc.push_bytes) +
+                                                " bytes of push constants exceed the device's " +
+                                                std::to_string(ctx.caps.max_push_constants));
+  // The pushed range is the C++ mirror's size (shaders/common/push_block.h): the compiled block's
+  // end rounded up to 8 bytes. Anything else pairs the shader with another pass's block.
+  if (const auto end = push_block_end(blob.code, blob.words);
+      end && (desc.push_bytes < *end || desc.push_bytes > (*end + 7) / 8 * 8))
+    return make_error(Errc::invalid_argument, std::string(blob.name) + ": its push-constant block ends at byte " +
+                                                  std::to_string(*end) + ", the pass pushes " +
+                                                  std::to_string(desc.push_bytes));
   if (desc.workgroup_size > ctx.caps.max_workgroup_invocations)
     return make_error(Errc::limit_exceeded, std::string(blob.name) + ": workgroup size " +
                                                 std::to_string(desc.workgroup_size) +
@@ -216,3 +269,14 @@ std::pair<uint32_t, uint32_t> grid_2d(const ContextImpl& ctx, uint64_t groups) {
 }
 
 }  // namespace vkprim::detail
+
+vkprim::Status vkprim::testing::check_copy_pipeline(const Context& ctx, uint32_t push_bytes) {
+  detail::PipelineDesc d;
+  d.shader = detail::Shader::copy_u32;
+  d.push_bytes = push_bytes;
+  d.workgroup_size = 64;
+  d.items = 1;
+  auto p = detail::Pipeline::create(ctx.impl(), d);
+  if (!p) return p.error();
+  return {};
+}

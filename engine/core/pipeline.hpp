@@ -17,7 +17,7 @@ namespace vkprim::detail {
 
 struct PipelineDesc {
   Shader shader{};                     // the variant: Shader::<id> or variants::<family>(...)
-  uint32_t push_bytes = 0;
+  uint32_t push_bytes = 0;             // the pass's push-constant block's C++ size (push_block.h)
   uint32_t workgroup_size = 256;
   // Items per invocation: specialization constant 1, or the variant's FIXED_ITEMS, which it
   // must then equal (shader_fixed_items()).

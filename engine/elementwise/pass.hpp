@@ -1,49 +1,18 @@
-// Pass layer for the element-wise shaders: push-constant blocks mirroring the GLSL (std430
-// offsets checked below) and the chunked grid-stride dispatch they all share.
+// Pass layer for the element-wise shaders: their push constants (shaders/elementwise/push.h,
+// shared with the GLSL) and the chunked grid-stride dispatch they and gather/scatter share.
 #pragma once
 
 #include "core/pipeline.hpp"
+#include "../../shaders/elementwise/push.h"
 
-#include <cstddef>
 #include <cstdint>
 
 namespace vkprim::detail {
 
-struct CopyPush {     // shaders/elementwise/copy.comp
-  uint64_t src, dst;
-  uint32_t n;
-};
-static_assert(offsetof(CopyPush, n) == 16);
-
-struct FillPush {     // shaders/elementwise/fill.comp
-  uint64_t dst, pad_;
-  uint32_t value[4];
-  uint32_t n;
-};
-static_assert(offsetof(FillPush, value) == 16 && offsetof(FillPush, n) == 32);
-
-struct MapPush {      // shaders/elementwise/map.comp
-  uint64_t x, y, z, a, b;
-  uint32_t n;
-};
-static_assert(offsetof(MapPush, n) == 40);
-
-struct GatherPush {   // shaders/gather_scatter/gather.comp
-  uint64_t src, idx, dst, src_n;
-  uint32_t fallback[2];
-  uint32_t n;
-};
-static_assert(offsetof(GatherPush, fallback) == 32 && offsetof(GatherPush, n) == 40);
-
-struct ScatterPush {  // shaders/gather_scatter/scatter.comp
-  uint64_t src, idx, dst, dst_n;
-  uint32_t n;
-};
-static_assert(offsetof(ScatterPush, n) == 32);
-
+// The bytes a pass of push-constant block Push pushes (the block's C++ size).
 template <class Push>
 constexpr uint32_t push_size() {
-  return uint32_t(offsetof(Push, n) + sizeof(uint32_t));
+  return uint32_t(sizeof(Push));
 }
 
 // Records `pipe` over `items` items in dispatches of at most ctx.max_items_per_dispatch items

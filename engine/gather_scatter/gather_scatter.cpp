@@ -1,5 +1,5 @@
 #include "core/call_checks.hpp"
-#include "elementwise/pass.hpp"
+#include "gather_scatter/pass.hpp"
 #include "gather_scatter/policy.hpp"
 
 #include <vkprim/gather_scatter.hpp>

@@ -2,7 +2,7 @@
 // recording fill(hist, 0) -> histogram_even (in chunks of at most max_items_per_dispatch samples).
 #include "core/device_count.hpp"
 #include "core/pipeline.hpp"
-#include "compaction/pass.hpp"
+#include "histogram/pass.hpp"
 #include "histogram/policy.hpp"
 
 #include <vkprim/elementwise.hpp>

@@ -2,6 +2,8 @@
 // storage, and recording the passes with the barriers between them.
 #include "core/call_checks.hpp"
 #include "core/device_count.hpp"
+#include "core/look_back.hpp"
+#include "core/plan_access.hpp"
 #include "core/temp_storage.hpp"
 #include "elementwise/pass.hpp"
 #include "scan/pass.hpp"
@@ -9,6 +11,7 @@
 
 #include <vkprim/elementwise.hpp>
 #include <vkprim/scan.hpp>
+#include <vkprim/testing.hpp>
 
 #include <optional>
 #include <string>
@@ -34,7 +37,6 @@ struct ScanPlan {
   bool subgroup = false;
   ScanStrategy strategy = ScanStrategy::single_pass;  // resolved, for out-of-place calls
   uint32_t esz = 4, agg_words = 1, items = 16, wg = tuning::kScanWorkgroup;
-  uint32_t spin_limit = tuning::kSpinLimit, stall_period = 0;
   uint32_t max_range_groups = tuning::kRangeGroups;
   Pipeline tiles, reduce, partials, ranges, heads;
   std::optional<Fill> fill;
@@ -86,9 +88,17 @@ struct ScanPlan {
     }
     return variants::scan_ranges(agg.op, value, layer);
   }
+  // Pass `pass` of this plan's variant; with `look_back`, its look-back's specialization
+  // constants (the single pass).
   Result<Pipeline> make(ScanPass pass, uint32_t push_bytes, const Agg& agg, uint32_t pass_items,
-                        uint32_t pass_wg = 0) const {
-    return Pipeline::create(*ctx, variant(pass, agg), push_bytes, pass_wg ? pass_wg : wg, pass_items);
+                        uint32_t pass_wg = 0, const LookBackSpec* look_back = nullptr) const {
+    PipelineDesc d;
+    d.shader = variant(pass, agg);
+    d.push_bytes = push_bytes;
+    d.workgroup_size = pass_wg ? pass_wg : wg;
+    d.items = pass_items;
+    if (look_back) set_look_back_spec(d, *look_back);
+    return Pipeline::create(*ctx, d);
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {
@@ -138,8 +148,7 @@ struct ScanPlan {
     if (s == ScanStrategy::single_pass) {
       VKPRIM_TRY(fill->record(cmd, work.sub(0, align16(state_bytes(n))), uint32_t(0)));
       compute_to_compute_barrier(*ctx, cmd);
-      ScanTilesPush p{in.address, out.address, heads, work.address, count_addr, n,
-                      flags, spin_limit, stall_period};
+      ScanTilesPush p{in.address, out.address, heads, work.address, count_addr, n, flags};
       const auto [gx, gy] = single_groups(n);
       tiles.dispatch(cmd, &p, gx, gy);
       return {};
@@ -181,7 +190,8 @@ namespace {
 // Builds the plan shared by the three public classes.
 Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* what,
                                             ValueType type, const Agg& agg,
-                                            const ScanOptions& o, bool need_scan) {
+                                            const ScanOptions& o, const testing::ScanKnobs& k,
+                                            bool need_scan) {
   const auto& ctx = context.impl();
   const auto& caps = ctx.caps;
   auto plan = std::make_unique<ScanPlan>();
@@ -197,14 +207,12 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   plan->items = tuning::scan_items(plan->agg_words);
   const bool needs_shuffle = agg.kahan || plan->segmented;
   plan->subgroup = o.use_subgroup_ops &&
-                   (o.force_subgroup_ops ||
+                   (k.force_subgroup_ops ||
                     tuning::scan_prefers_subgroup_ops(ctx.device_class, plan->esz)) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (!needs_shuffle || (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) &&
                    (plan->esz == 4 || caps.subgroup_extended_types);
-  if (o.spin_limit) plan->spin_limit = o.spin_limit;
-  plan->stall_period = o.debug_stall_period;
   if (o.range_groups) plan->max_range_groups = std::min(o.range_groups, caps.max_workgroup_count[0]);
   plan->strategy = o.strategy;
   if (o.deterministic) {
@@ -221,12 +229,16 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   if (!partials) return partials.error();
   plan->partials = std::move(*partials);
   if (need_scan) {
+    LookBackSpec look_back;
+    look_back.spin_limit = k.spin_limit ? k.spin_limit : tuning::kSpinLimit;
+    look_back.stall_period = k.stall_period;
     auto tiles = plan->make(ScanPass::tiles, kScanTilesPushBytes, agg,
                             tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
                             // at most the device's limit, never below the other passes'
                             std::max(plan->wg, std::min(tuning::scan_single_pass_workgroup(
                                                             plan->agg_words),
-                                                        caps.max_workgroup_invocations)));
+                                                        caps.max_workgroup_invocations)),
+                            &look_back);
     if (!tiles) return tiles.error();
     plan->tiles = std::move(*tiles);
     auto ranges = plan->make(ScanPass::ranges, kScanRangesPushBytes, agg, plan->items);
@@ -266,17 +278,40 @@ Result<Agg> agg_of(const char* what, ValueType type, ScanOp op, const ScanOption
 using detail::ScanPlan;
 
 // ---------------------------------------------------------------------------------------------
+Result<Scan> testing::create_scan(const Context& ctx, ValueType type, ScanOp op, const ScanOptions& o,
+                                  const ScanKnobs& k) {
+  auto agg = detail::agg_of("Scan", type, op, o);
+  if (!agg) return agg.error();
+  auto plan = detail::make_plan(ctx, "Scan", type, *agg, o, k, true);
+  if (!plan) return plan.error();
+  return detail::PlanAccess::wrap<Scan>(std::move(*plan));
+}
+Result<Reduce> testing::create_reduce(const Context& ctx, ValueType type, ScanOp op,
+                                      const ScanOptions& o, const ScanKnobs& k) {
+  auto agg = detail::agg_of("Reduce", type, op, o);
+  if (!agg) return agg.error();
+  auto plan = detail::make_plan(ctx, "Reduce", type, *agg, o, k, false);
+  if (!plan) return plan.error();
+  return detail::PlanAccess::wrap<Reduce>(std::move(*plan));
+}
+Result<SegmentedScan> testing::create_segmented_scan(const Context& ctx, ValueType type,
+                                                     const ScanOptions& o, const ScanKnobs& k) {
+  if (o.compensated)
+    return make_error(Errc::invalid_argument, "SegmentedScan: no compensated variant");
+  const detail::Agg segsum{detail::variants::Op::segsum};
+  auto plan = detail::make_plan(ctx, "SegmentedScan", type, segsum, o, k, true);
+  if (!plan) return plan.error();
+  return detail::PlanAccess::wrap<SegmentedScan>(std::move(*plan));
+}
+
+// ---------------------------------------------------------------------------------------------
 Scan::Scan(std::unique_ptr<ScanPlan> p) : plan_(std::move(p)) {}
 Scan::Scan(Scan&&) noexcept = default;
 Scan& Scan::operator=(Scan&&) noexcept = default;
 Scan::~Scan() = default;
 
 Result<Scan> Scan::create(const Context& ctx, ValueType type, ScanOp op, const ScanOptions& o) {
-  auto agg = detail::agg_of("Scan", type, op, o);
-  if (!agg) return agg.error();
-  auto plan = detail::make_plan(ctx, "Scan", type, *agg, o, true);
-  if (!plan) return plan.error();
-  return Scan(std::move(*plan));
+  return testing::create_scan(ctx, type, op, o, {});
 }
 uint64_t Scan::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, true); }
 Status Scan::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
@@ -296,11 +331,7 @@ Reduce& Reduce::operator=(Reduce&&) noexcept = default;
 Reduce::~Reduce() = default;
 
 Result<Reduce> Reduce::create(const Context& ctx, ValueType type, ScanOp op, const ScanOptions& o) {
-  auto agg = detail::agg_of("Reduce", type, op, o);
-  if (!agg) return agg.error();
-  auto plan = detail::make_plan(ctx, "Reduce", type, *agg, o, false);
-  if (!plan) return plan.error();
-  return Reduce(std::move(*plan));
+  return testing::create_reduce(ctx, type, op, o, {});
 }
 uint64_t Reduce::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, false); }
 Status Reduce::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }
@@ -315,12 +346,7 @@ SegmentedScan& SegmentedScan::operator=(SegmentedScan&&) noexcept = default;
 SegmentedScan::~SegmentedScan() = default;
 
 Result<SegmentedScan> SegmentedScan::create(const Context& ctx, ValueType type, const ScanOptions& o) {
-  if (o.compensated)
-    return make_error(Errc::invalid_argument, "SegmentedScan: no compensated variant");
-  const detail::Agg segsum{detail::variants::Op::segsum};
-  auto plan = detail::make_plan(ctx, "SegmentedScan", type, segsum, o, true);
-  if (!plan) return plan.error();
-  return SegmentedScan(std::move(*plan));
+  return testing::create_segmented_scan(ctx, type, o, {});
 }
 uint64_t SegmentedScan::temp_bytes(uint64_t max_n) const { return plan_->temp_bytes(max_n, true); }
 Status SegmentedScan::reserve(uint64_t max_n) { return detail::reserve_owned(*plan_->ctx, plan_->owned_temp, temp_bytes(max_n)); }

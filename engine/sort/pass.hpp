@@ -1,46 +1,15 @@
-// Pass layer for radix sort: push-constant blocks mirroring shaders/sort/radix_histogram.comp,
-// radix_upsweep.comp, radix_downsweep.comp and radix_onesweep.comp, and SortInternals, the
-// entry points of the library's own passes that do a sort's upfront count themselves.
+// Pass layer for radix sort: the push constants of shaders/sort/radix_histogram.comp,
+// radix_upsweep.comp, radix_offsets.comp, radix_downsweep.comp and radix_onesweep.comp
+// (shaders/sort/push.h, shared with the GLSL), and SortInternals, the entry points of the
+// library's own passes that do a sort's upfront count themselves.
 #pragma once
 
-#include <cstddef>
+#include "../../shaders/sort/push.h"
+
 #include <cstdint>
 #include <vkprim/sort.hpp>
 
 namespace vkprim::detail {
-
-// Both builds of radix_histogram.comp: radix_histogram_k* and radix_varying_k* (hist unused).
-struct RadixHistogramPush {
-  uint64_t keys, hist, varying, count, count_first;
-  uint32_t n, begin_bit, end_bit, passes;
-};
-static_assert(offsetof(RadixHistogramPush, n) == 40 && offsetof(RadixHistogramPush, passes) == 52);
-
-// n_hi: bits 32-63 of the key count (read by the *_wide builds, sorts of 2^32 keys and more).
-struct RadixUpsweepPush {
-  uint64_t keys, varying, prefix, totals, digits, count;
-  uint32_t n, tiles, shift, bits, stripes, n_hi;
-};
-static_assert(offsetof(RadixUpsweepPush, n) == 48 && offsetof(RadixUpsweepPush, n_hi) == 68);
-
-struct RadixOffsetsPush {
-  uint64_t totals, digits, offsets;
-  uint32_t groups, stripes, rows;
-};
-static_assert(offsetof(RadixOffsetsPush, rows) == 32);
-
-struct RadixDownsweepPush {
-  uint64_t keys_in, keys_out, values_in, values_out, varying, prefix, offsets, count;
-  uint32_t n, tiles, shift, bits, copy, group_tiles, n_hi;
-};
-static_assert(offsetof(RadixDownsweepPush, n) == 64 && offsetof(RadixDownsweepPush, n_hi) == 88);
-
-struct RadixOnesweepPush {
-  uint64_t keys_in, keys_out, values_in, values_out, hist, varying, state, clear, count;
-  uint32_t n, tiles, shift, bits, pass, spin_limit, stall_period, stall_counts, guess_offset;
-};
-static_assert(offsetof(RadixOnesweepPush, n) == 72 &&
-              offsetof(RadixOnesweepPush, guess_offset) == 104);
 
 // The varying key bits (radix_histogram.comp): OR of the transformed keys and OR of their
 // complements, one or two words each; 16 bytes for either key width.
@@ -79,7 +48,7 @@ struct SortInternals {
   // Reduce-then-scan's offsets pass alone (radix_offsets.comp), for its test: `totals` holds
   // 256 * groups u32 (digit-major), `digits` tuning::kRadixCountStripes * 256 u32 (the digit
   // counts in stripes by group), `offsets` receives 256 * groups u32 (wide: u64, the
-  // radix_offsets_*_wide build, for objects created with SortOptions::debug_wide_offsets).
+  // radix_offsets_*_wide build, for objects created with testing::SortKnobs::wide_offsets).
   static Status record_offsets(const RadixSort& s, VkCommandBuffer cmd, BufferView totals, BufferView digits,
                                BufferView offsets, uint32_t groups, bool wide = false);
   // sort_pairs_counted's checks with the same arguments, for a caller that records work of its
@@ -94,10 +63,10 @@ struct SortInternals {
                                    uint32_t begin_bit, uint32_t end_bit);
 };
 
-inline constexpr uint32_t kRadixHistogramPushBytes = 56;
-inline constexpr uint32_t kRadixUpsweepPushBytes = 72;
-inline constexpr uint32_t kRadixOffsetsPushBytes = 36;
-inline constexpr uint32_t kRadixDownsweepPushBytes = 92;
-inline constexpr uint32_t kRadixOnesweepPushBytes = 108;
+inline constexpr uint32_t kRadixHistogramPushBytes = sizeof(RadixHistogramPush);
+inline constexpr uint32_t kRadixUpsweepPushBytes = sizeof(RadixUpsweepPush);
+inline constexpr uint32_t kRadixOffsetsPushBytes = sizeof(RadixOffsetsPush);
+inline constexpr uint32_t kRadixDownsweepPushBytes = sizeof(RadixDownsweepPush);
+inline constexpr uint32_t kRadixOnesweepPushBytes = sizeof(RadixOnesweepPush);
 
 }  // namespace vkprim::detail

@@ -28,10 +28,12 @@
 // Keys ping-pong between the temporary key buffer and keys_out, arranged so that the last pass
 // writes keys_out; the input is never written. Sorts of 2^32 keys and more run reduce-then-scan
 // with the *_wide builds of its passes (64-bit key counts, offsets and positions; created where
-// the device's buffers can hold that many keys, or by SortOptions::debug_wide_offsets), and the
+// the device's buffers can hold that many keys, or by testing::SortKnobs::wide_offsets), and the
 // upfront pass in dispatches of at most max_items_per_dispatch keys.
 #include "core/call_checks.hpp"
 #include "core/device_count.hpp"
+#include "core/look_back.hpp"
+#include "core/plan_access.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "sort/pass.hpp"
@@ -39,6 +41,7 @@
 
 #include <vkprim/elementwise.hpp>
 #include <vkprim/sort.hpp>
+#include <vkprim/testing.hpp>
 
 #include <optional>
 #include <string>
@@ -84,7 +87,7 @@ struct SortPlan {
   ValueType key_type = ValueType::u32;
   uint32_t key_bytes = 4, value_bytes = 0, key_flags = 0;
   SortAlgorithm requested = SortAlgorithm::automatic;
-  uint32_t spin_limit = tuning::kRadixSpinLimit, stall_period = 0, stall_counts = 0, guess_offset = 0;
+  LookBackSpec look_back;  // onesweep's (its spin limit: tuning::kRadixSpinLimit)
   RadixTileShape tile;       // pairs and onesweep (tuning::kRadixTiles)
   RadixTileShape keys_tile;  // keys-only reduce-then-scan (_sg: tuning::kRadixKeysTiles4 / 8)
   // Large sorts' tiles (tuning::radix_large_tile_keys; _sg only, where they fit): keys alone by
@@ -101,7 +104,7 @@ struct SortPlan {
   Pipeline offsets;                                    // reduce-then-scan's group counts' scan
   // The same passes with 64-bit counts, offsets and positions (sorts of 2^32 keys and more).
   Pipeline upsweep_keys_wide, downsweep_keys_wide, upsweep_pairs_wide, downsweep_pairs_wide, offsets_wide;
-  bool has_wide = false, wide_forced = false;  // wide_forced: SortOptions::debug_wide_offsets
+  bool has_wide = false, wide_forced = false;  // wide_forced: testing::SortKnobs::wide_offsets
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
@@ -329,7 +332,7 @@ struct SortPlan {
         const uint64_t state = temp->address + (p % 2 ? l.state1 : l.state0);
         const uint64_t clear = p + 1 < passes ? temp->address + (p % 2 ? l.state0 : l.state1) : 0;
         RadixOnesweepPush op{src_k, dst_k, src_v, dst_v, hist_addr, varying_addr, state, clear, count_addr,
-                             uint32_t(n), nt, shift, bits, p, spin_limit, stall_period, stall_counts, guess_offset};
+                             uint32_t(n), nt, shift, bits, p};
         one.dispatch(cmd, &op, gx, gy);
         if (p + 1 < passes) compute_to_compute_barrier(*ctx, cmd);
         src_k = dst_k;
@@ -432,6 +435,11 @@ RadixSort& RadixSort::operator=(RadixSort&&) noexcept = default;
 RadixSort::~RadixSort() = default;
 
 Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, const SortOptions& o) {
+  return testing::create_radix_sort(context, key_type, o, {});
+}
+
+Result<RadixSort> testing::create_radix_sort(const Context& context, ValueType key_type,
+                                             const SortOptions& o, const SortKnobs& knobs) {
   const auto& ctx = context.impl();
   const auto& caps = ctx.caps;
   if (o.value_bytes != 0 && o.value_bytes != 4 && o.value_bytes != 8)
@@ -449,10 +457,10 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   }
   if (o.descending) plan->key_flags |= detail::kRadixDescending;
   plan->requested = o.algorithm;
-  if (o.spin_limit) plan->spin_limit = o.spin_limit;
-  plan->stall_period = o.debug_stall_period;
-  plan->stall_counts = o.debug_stall_counts ? 1 : 0;
-  plan->guess_offset = o.debug_onesweep_misguess ? 1 : 0;
+  plan->look_back.spin_limit = knobs.spin_limit ? knobs.spin_limit : detail::tuning::kRadixSpinLimit;
+  plan->look_back.stall_period = knobs.stall_period;
+  plan->look_back.stall_counts = knobs.stall_counts ? 1 : 0;
+  plan->look_back.guess_offset = knobs.onesweep_misguess ? 1 : 0;
   // Whether any call may run onesweep (then its shared memory must fit too).
   plan->cpu = plan->ctx->device_class.cpu();
   plan->bandwidth_rich = detail::tuning::radix_bandwidth_rich(plan->ctx->device_class);
@@ -509,7 +517,8 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   // onesweep's beyond its key limit), with the histogram for onesweep.
   // Every radix pass takes the key flags as specialization constant 3 (common/radix.glsl:
   // RADIX_FLAGS), after constant 2 where the pass has one (the ranking's RANK_WORDS, the
-  // upsweep's GROUP_TILES; unused otherwise).
+  // upsweep's GROUP_TILES; unused otherwise); the ranking passes then onesweep's look-back
+  // constants (common/look_back.h, which the downsweep does not declare).
   uint32_t upfront_wg = detail::tuning::kRadixHistogramWorkgroup;
   while (upfront_wg > caps.max_workgroup_invocations) upfront_wg /= 2;
   const auto upfront = [&](detail::Shader shader, detail::Pipeline& out) -> Status {
@@ -566,6 +575,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
     }
     d.push_bytes = push_bytes;
     d.extra_spec = {t.subgroup ? t.rank_words : 0u, plan->key_flags};
+    detail::set_look_back_spec(d, plan->look_back);
     return on_tiles(d, t, out);
   };
   VKPRIM_TRY(upsweep(plan->keys_tile, plan->upsweep_keys));
@@ -584,13 +594,13 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
           ranking(Ranking::onesweep, one_push, o.value_bytes, plan->tile, plan->onesweep_pairs));
   }
   // The large sorts' tiles: by tuning::radix_large_tile_keys on GPUs (CPU devices: never), or
-  // from SortOptions::debug_large_tiles_from keys on any device; with the subgroup ranking, where
+  // from testing::SortKnobs::large_tiles_from keys on any device; with the subgroup ranking, where
   // they fit (else the sort keeps its tiles at every size). 4-byte keys alone (by either
   // algorithm; onesweep's in its ONESWEEP_ROUNDS build, radix_onesweep_k1_v0_sg_rounds) and pairs
   // by onesweep only.
   {
     using namespace detail::tuning;
-    const uint64_t dbg = o.debug_large_tiles_from;
+    const uint64_t dbg = knobs.large_tiles_from;
     const auto from = [&](uint32_t value_bytes, bool onesweep) {
       return dbg ? dbg
              : plan->cpu ? kRadixNoLargeTile
@@ -634,16 +644,16 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   plan->offsets = std::move(*offsets);
   // The *_wide passes (64-bit offsets; 1 KiB more shared memory in the ranking), where a sort of
   // 2^32 keys can happen (buffers that hold them), or for tests at any size.
-  plan->wide_forced = o.debug_wide_offsets;
+  plan->wide_forced = knobs.wide_offsets;
   const auto wide_fits = [&](const detail::RadixTileShape& t) {
     return detail::tuning::radix_downsweep_shared_bytes({t.wg, t.items}, t.subgroup, min_sg) + 256 * 4 <=
            caps.max_shared_memory;
   };
   const bool holds_2_32_keys =  // a max_buffer_size of 0: no limit reported
       caps.max_buffer_size == 0 || caps.max_buffer_size / plan->key_bytes > 0xFFFFFFFFull;
-  plan->has_wide = (o.debug_wide_offsets || holds_2_32_keys) &&
+  plan->has_wide = (knobs.wide_offsets || holds_2_32_keys) &&
                    wide_fits(plan->keys_tile) && (!o.value_bytes || wide_fits(plan->tile));
-  if (o.debug_wide_offsets && !plan->has_wide)
+  if (knobs.wide_offsets && !plan->has_wide)
     return make_error(Errc::unsupported,
                       "RadixSort: the 64-bit offset passes do not fit the device's shared memory");
   if (plan->has_wide) {
@@ -664,7 +674,7 @@ Result<RadixSort> RadixSort::create(const Context& context, ValueType key_type, 
   auto fill = Fill::create(context);
   if (!fill) return fill.error();
   plan->fill.emplace(std::move(*fill));
-  return RadixSort(std::move(plan));
+  return detail::PlanAccess::wrap<RadixSort>(std::move(plan));
 }
 
 SortAlgorithm RadixSort::algorithm(uint64_t n, bool pairs) const { return plan_->algorithm(n, pairs); }

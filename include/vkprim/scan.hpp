@@ -53,14 +53,6 @@ struct ScanOptions {
   // (engine/scan/policy.hpp: all but 8-byte values on NVIDIA); otherwise, or when false, shared
   // memory only (also the path for devices without subgroup arithmetic).
   bool use_subgroup_ops = true;
-  // Tuning aid: the subgroup layer wherever the device has it, even where its policy prefers
-  // shared memory for the vendor (ignored when use_subgroup_ops is false).
-  bool force_subgroup_ops = false;
-  // Testing aids for the single-pass look-back: tiles whose id % stall_period is
-  // stall_period - 1 never publish their state, so successors must take the fallback path;
-  // spin_limit bounds the re-reads of a stalled predecessor before falling back (0: default).
-  uint32_t debug_stall_period = 0;
-  uint32_t spin_limit = 0;
   // Tuning aid: reduce-then-scan and reduce split the tiles into at most this many contiguous
   // ranges, one per workgroup (0: engine/scan/policy.hpp's default). Results stay
   // deterministic for a given value; sums of floats may differ between values.
@@ -92,6 +84,7 @@ struct Count {
 namespace detail {
 struct ScanPlan;
 struct ScanInternals;  // the library's own callers of scans nested in their calls (engine/scan/pass.hpp)
+struct PlanAccess;     // the library's own construction from a plan
 }
 
 class Scan {
@@ -125,6 +118,7 @@ class Scan {
 
  private:
   friend struct detail::ScanInternals;
+  friend struct detail::PlanAccess;
   explicit Scan(std::unique_ptr<detail::ScanPlan>);
   std::unique_ptr<detail::ScanPlan> plan_;
 };
@@ -147,6 +141,7 @@ class Reduce {
   ~Reduce();
 
  private:
+  friend struct detail::PlanAccess;
   explicit Reduce(std::unique_ptr<detail::ScanPlan>);
   std::unique_ptr<detail::ScanPlan> plan_;
 };
@@ -186,6 +181,7 @@ class SegmentedScan {
 
  private:
   friend struct detail::ScanInternals;
+  friend struct detail::PlanAccess;
   explicit SegmentedScan(std::unique_ptr<detail::ScanPlan>);
   std::unique_ptr<detail::ScanPlan> plan_;
 };

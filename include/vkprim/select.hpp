@@ -80,13 +80,11 @@ struct Predicate {
 struct SelectOptions {
   bool count_u64 = false;         // count_out receives a u64 instead of a u32
   bool use_subgroup_ops = true;   // as ScanOptions::use_subgroup_ops
-  // Testing aids for the single-pass look-back of select and unique, as in ScanOptions.
-  uint32_t debug_stall_period = 0;
-  uint32_t spin_limit = 0;
 };
 
 namespace detail {
 struct SelectPlan;
+struct PlanAccess;  // the library's own construction from a plan
 }
 
 // Compaction of elements of one ValueType (4 or 8 bytes). Only predicates look at the type;
@@ -126,6 +124,7 @@ class Select {
   ~Select();
 
  private:
+  friend struct detail::PlanAccess;
   explicit Select(std::unique_ptr<detail::SelectPlan>);
   std::unique_ptr<detail::SelectPlan> plan_;
 };

@@ -61,8 +61,8 @@
 // written in two rounds so that they need the shared memory of 384 x 9, from 2^26 keys by
 // reduce-then-scan and from 2^21 by onesweep. Pairs by onesweep, except on GPUs of the high
 // bandwidth class: 768 x 12 from 2^24 keys (2^21 where key and value take more than 8 bytes).
-// SortOptions::debug_large_tiles_from moves the threshold; RadixSort::tile_keys says which tile
-// a call ranks; engine/sort/policy.hpp lists the shapes and the reason for each.
+// RadixSort::tile_keys says which tile a call ranks; engine/sort/policy.hpp lists the shapes and
+// the reason for each.
 //
 // Counts: any n the device's buffers hold. From 2^32 keys on the sort runs reduce-then-scan with
 // 64-bit key counts, offsets and positions (the *_wide builds of its passes, created only where
@@ -102,38 +102,19 @@ struct SortOptions {
   uint32_t value_bytes = 0;     // 0: keys only; 4 or 8: key-value pairs (else invalid_argument)
   bool use_subgroup_ops = true; // as ScanOptions::use_subgroup_ops
   SortAlgorithm algorithm = SortAlgorithm::automatic;
-  // Testing aids for onesweep's look-back, as ScanOptions: tiles whose id % debug_stall_period
-  // is debug_stall_period - 1 never publish their digit counts, so successors must take the
-  // fallback path; spin_limit bounds the re-reads of a predecessor's word that is not ready
-  // before falling back (0: default).
-  uint32_t debug_stall_period = 0;
-  uint32_t spin_limit = 0;
-  // With debug_stall_period: those tiles (but tile 0) do publish their digit counts, never their
-  // prefixes, so successors add the counts and walk on past them instead of falling back.
-  bool debug_stall_counts = false;
-  // Testing aid: onesweep's workgroups (subgroup ranking) load the keys of the wrong tile (their
-  // id + 1) before the pass's counter gives them theirs, as an out-of-order dispatch would make
-  // them, so every tile loads its keys again.
-  bool debug_onesweep_misguess = false;
-  // Testing aid: every sort runs reduce-then-scan with the 64-bit counts, offsets and positions
-  // that sorts of 2^32 keys and more use, so that they can be tested on small data.
-  bool debug_wide_offsets = false;
-  // Testing aid: the large sorts' tiles from this many keys on (0: the device's rule), on any
-  // device where they fit, for 4-byte keys alone (either algorithm) and pairs by onesweep.
-  uint64_t debug_large_tiles_from = 0;
 };
 
 namespace detail {
 struct SortPlan;
 struct SortInternals;  // the library's own users of the plan (engine/sort/pass.hpp)
+struct PlanAccess;     // the library's own construction from a plan
 }
 
 class RadixSort {
  public:
   // Builds the pipelines for keys of key_type (any ValueType) and, with
   // options.value_bytes, for pairs. invalid_argument for value_bytes other than 0, 4 or 8;
-  // unsupported where the device's shared memory holds no ranking tile, or the 64-bit offset
-  // passes that debug_wide_offsets asks for.
+  // unsupported where the device's shared memory holds no ranking tile.
   static Result<RadixSort> create(const Context& ctx, ValueType key_type,
                                   const SortOptions& options = {});
   // The algorithm a sort of (at most) n keys runs, by sort_pairs (pairs) or sort_keys: never
@@ -171,6 +152,7 @@ class RadixSort {
 
  private:
   friend struct detail::SortInternals;
+  friend struct detail::PlanAccess;
   explicit RadixSort(std::unique_ptr<detail::SortPlan>);
   std::unique_ptr<detail::SortPlan> plan_;
 };

@@ -13,6 +13,10 @@
 #ifndef VKPRIM_TILE_STATE_GLSL
 #define VKPRIM_TILE_STATE_GLSL
 
+// The look-back's specialization constants: SPIN_LIMIT (the `spin_limit` the passes hand to
+// look_back below) and the testing stalls (look_back_publishes).
+#include "look_back.h"
+
 // The value carried: the pass's Agg (agg.glsl) unless the pass defines TS_VALUE first, with
 // TS_WORDS, ts_identity(), ts_combine(a, b) (a earlier), ts_word(v, i), ts_from_words(uint[4])
 // and ts_workgroup_reduce(x) (every invocation's x combined in invocation order, shared memory
@@ -207,7 +211,8 @@ TS_VALUE look_back(StateBuf st, uint tile, uint spin_limit, TS_VALUE total, bool
 // The whole protocol for one tile, in every invocation (uniform control flow): publish the
 // tile's own combination `total` (tile 0: as its inclusive prefix), look back, publish the
 // inclusive prefix, and return the combination of every tile before `tile`. `publishes` false
-// (testing: a stalled tile) skips both publications, so successors must fall back.
+// (testing: a tile look_back_publishes stalls) skips both publications, so successors must fall
+// back.
 TS_VALUE tile_exclusive_prefix(StateBuf st, uint tile, TS_VALUE total, uint spin_limit, bool publishes) {
   const bool writer = gl_LocalInvocationID.x == 0u && publishes;
   if (tile == 0u) {

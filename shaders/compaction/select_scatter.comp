@@ -12,23 +12,8 @@
 #include "select.glsl"
 #include "counts_scan.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t in_addr;
-  uint64_t flags_addr;
-  uint64_t out_addr;
-  uint64_t offsets_addr;  // tiles + 1 u64: the exclusive scan of select_upsweep's counts
-  uint64_t count_out;     // receives the number selected
-  uint64_t count_addr;
-  uint64_t values_in;     // unique-by-key: run sums (segmented inclusive scan), else 0
-  uint64_t values_out;
-  uint64_t n;
-  uint tiles;
-  uint mode;
-  uint op;
-  uint opts;              // bit 1: count_out is a u64; bit 2: 8-byte values
-  uint64_t a;
-  uint64_t b;
-} pc;
+#define PUSH_SELECT_SCATTER  // pc: push.h's SelectScatterPush
+#include "push.h"
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;

@@ -27,28 +27,8 @@
 #include "select.glsl"
 #include "counts_scan.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t in_addr;
-  uint64_t flags_addr;   // mode 0: u32 flags
-  uint64_t out_addr;
-  uint64_t state_addr;   // tile state, zeroed
-  uint64_t count_out;    // receives the number selected
-  uint64_t count_addr;   // nonzero: the element count is read there (device_count), not n
-  uint n;
-  uint mode;
-  uint op;
-  uint opts;             // bit 1: count_out is a u64; bit 3: input (and flags) 16-byte aligned
-  uint64_t a;
-  uint64_t b;
-  uint spin_limit;       // look-back re-reads of a stalled predecessor before falling back
-  uint stall_period;     // testing: tiles with id % period == period - 1 never publish (0: off)
-  uint64_t base_addr;    // nonzero: the u64 there is the number selected before this chunk
-                         // (an earlier dispatch's total): outputs and the total start after it
-  uint64_t count_first;  // this dispatch's first element (with count_addr, its count: the one
-                         // read there less count_first, at most n)
-  uint64_t partition_total;  // PARTITION: the u64 there is the number selected of all elements,
-                         // and rejected element i goes to total + (i - selected before i)
-} pc;
+#define PUSH_SELECT_TILES  // pc: push.h's SelectTilesPush
+#include "push.h"
 
 #if defined(SUBGROUP)
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -161,8 +141,8 @@ void main() {
 #endif
   const uint tile_count = tile_total.x;
 
-  const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
-  const uint prefix = tile_exclusive_prefix(st, tile, tile_count, pc.spin_limit, publishes);
+  const bool publishes = look_back_publishes(tile);
+  const uint prefix = tile_exclusive_prefix(st, tile, tile_count, SPIN_LIMIT, publishes);
   barrier();  // s_run_offset is visible (the look-back's barriers do not run for tile 0)
 
   const uint64_t base = pc.base_addr != 0ul ? U64Buf(pc.base_addr).v[0] : 0ul;

@@ -5,16 +5,8 @@
 // or u64. Saving first lets the scan run in place.
 #include "vkprim.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t counts_addr;
-  uint64_t offsets_addr;
-  uint64_t total_addr;
-  uint64_t scratch_addr;  // one u32
-  uint64_t count_addr;
-  uint64_t n;
-  uint stage;
-  uint total_u64;
-} pc;
+#define PUSH_SELECT_TOTAL  // pc: push.h's SelectTotalPush
+#include "push.h"
 
 void main() {
   if (gl_LocalInvocationID.x != 0u) return;

@@ -10,20 +10,8 @@
 #include "value_type.glsl"
 #include "select.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t in_addr;
-  uint64_t flags_addr;   // mode 0: u32 flags
-  uint64_t counts_addr;  // tiles + 1 u64
-  uint64_t count_addr;   // nonzero: the element count is read there (device_count)
-  uint64_t heads_addr;   // nonzero (mode 2): heads[i] = 1 at run heads, else 0
-  uint64_t n;
-  uint tiles;
-  uint mode;
-  uint op;
-  uint pad;
-  uint64_t a;
-  uint64_t b;
-} pc;
+#define PUSH_SELECT_UPSWEEP  // pc: push.h's SelectUpsweepPush
+#include "push.h"
 
 shared uint s_count;
 

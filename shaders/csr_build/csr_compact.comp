@@ -34,23 +34,8 @@
 #include "csr_build.glsl"
 #include "counts_scan.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t keys_addr, vals_addr;  // this chunk's sorted keys and values (its entry 0 = entry first)
-  uint64_t col_out_addr, val_out_addr, row_ptr_addr;
-  uint64_t gaps_addr;   // u32 count, u32 status (both zeroed), 2 words, then uvec4 (first row,
-                        // end row, value low and high words)
-  uint64_t counts_addr; // out: entry count low word, status, entry count high word (u32 each)
-  uint64_t state_addr;  // tile state, zeroed
-  uint64_t first;       // this chunk's first entry
-  uint64_t base_addr;   // nonzero: the u64 run ends of the chunks before
-  uint64_t total_addr;  // nonzero: receives the u64 run ends up to this chunk's end
-  uint m;               // this chunk's entries (at most 2^31)
-  uint stop;            // m where the chunk holds the build's last entry, else ~0u
-  uint col_bits, rows;
-  uint row_ptr_64;      // nonzero: u64 row pointer entries
-  uint spin_limit;      // look-back re-reads of a stalled predecessor before falling back
-  uint stall_period;    // testing: tiles with id % period == period - 1 never publish (0: off)
-} pc;
+#define PUSH_CSR_COMPACT  // pc: push.h's CompactPush
+#include "push.h"
 
 #define ROW_GAP_SERIAL 64u  // must match sparse/csr_build/csr_build.cpp (kRowGapSerial)
 #define TILE (WG_SIZE * ITEMS)
@@ -179,8 +164,8 @@ void main() {
   s_run_offset[lid] = counts_exclusive_scan(uvec2(run_count, 0u), tile_total).x;
   const uint tile_count = tile_total.x;
 
-  const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
-  const uint prefix = tile_exclusive_prefix(st, tile, tile_count, pc.spin_limit, publishes);
+  const bool publishes = look_back_publishes(tile);
+  const uint prefix = tile_exclusive_prefix(st, tile, tile_count, SPIN_LIMIT, publishes);
   barrier();  // s_run_offset is visible (the look-back's barriers do not run for tile 0)
 
 #ifdef CSR_WIDE

@@ -7,11 +7,8 @@
 #include "csr_build.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr, row_of_addr;
-  uint nnz, rows;
-  uint64_t first;
-} pc;
+#define PUSH_CSR_EXPAND_ROWS  // pc: push.h's ExpandPush
+#include "push.h"
 
 void main() {
   FOR_EACH_ITEM(k, pc.nnz) {

@@ -12,12 +12,8 @@
 #include "csr_build.glsl"
 #include "radix_upfront.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t rows_addr, cols_addr, keys_addr, status_addr;
-  uint64_t hist_addr, varying_addr;  // the sort's upfront results, zeroed
-  uint n, rows, cols, col_bits;
-  uint sort_flags, end_bit, passes;  // the sort's key flags (radix.glsl), bits [0, end_bit)
-} pc;
+#define PUSH_CSR_KEYS  // pc: push.h's KeysPush
+#include "push.h"
 
 void main() {
   Upfront u = upfront_begin(pc.passes);

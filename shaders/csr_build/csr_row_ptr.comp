@@ -7,11 +7,8 @@
 #include "vkprim.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t gaps_addr;  // u32 count, 3 more words, then uvec4 (first row, end row, value low and
-                       // high words)
-  uint64_t row_ptr_addr;
-} pc;
+#define PUSH_CSR_ROW_PTR  // pc: push.h's RowPtrPush
+#include "push.h"
 
 void main() {
   const uint count = U32Buf(pc.gaps_addr).v[0];

@@ -12,20 +12,8 @@
 #include "vkprim.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;      // rows + 1 (ROWPTR_64: u64)
-  uint64_t col_addr;          // nnz u32
-  uint64_t val_addr;          // nnz values
-  uint64_t pos_addr;          // nnz + 1, as wide as the row pointer
-  uint64_t out_row_ptr_addr;  // rows + 1, as wide as the input's
-  uint64_t out_col_addr;
-  uint64_t out_val_addr;
-  uint64_t nnz;
-  uint rows;
-  uint col_begin;
-  uint col_end;
-  uint mode;
-} pc;
+#define PUSH_CSR_SPLIT  // pc: push.h's SplitPush
+#include "push.h"
 
 bool in_block(uint64_t k) {
   const uint c = U32Buf(pc.col_addr + k * 4ul).v[0];

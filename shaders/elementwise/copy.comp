@@ -7,11 +7,8 @@
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Src { WORD v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer Dst { WORD v[]; };
 
-layout(push_constant) uniform Push {
-  uint64_t src;  // n WORDs
-  uint64_t dst;
-  uint n;
-} pc;
+#define PUSH_COPY  // pc: push.h's CopyPush
+#include "push.h"
 
 void main() {
   const uint tile_items = WG_SIZE * ITEMS;

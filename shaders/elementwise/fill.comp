@@ -5,11 +5,8 @@
 
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer Dst { WORD v[]; };
 
-layout(push_constant) uniform Push {
-  uint64_t dst;  // n WORDs
-  uvec4 value;   // the first components that WORD holds are used
-  uint n;
-} pc;
+#define PUSH_FILL  // pc: push.h's FillPush
+#include "push.h"
 
 void main() {
   const WORD value = WORD(pc.value);

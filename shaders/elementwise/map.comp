@@ -9,14 +9,8 @@
 #include "vkprim.glsl"
 #include "value_type.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t x;  // n T each
-  uint64_t y;
-  uint64_t z;
-  uint64_t a;
-  uint64_t b;
-  uint n;
-} pc;
+#define PUSH_MAP  // pc: push.h's MapPush
+#include "push.h"
 
 // Element i of the tile whose x, y are given (indices within the tile: vkprim.glsl).
 T apply(TBuf xs, TBuf ys, uint i, T a, T b) {

@@ -14,14 +14,8 @@
 #define ELEM_SIZE 8
 #endif
 
-layout(push_constant) uniform Push {
-  uint64_t src;  // ELEMs
-  uint64_t idx;  // n u32
-  uint64_t dst;  // ELEMs
-  uint64_t src_n;
-  uvec2 fallback;
-  uint n;
-} pc;
+#define PUSH_GATHER  // pc: push.h's GatherPush
+#include "push.h"
 
 void main() {
   const ELEM fallback = ELEM(pc.fallback.xyxy);

@@ -15,13 +15,8 @@
 #define ELEM_SIZE 8
 #endif
 
-layout(push_constant) uniform Push {
-  uint64_t src;  // ELEMs
-  uint64_t idx;  // n u32
-  uint64_t dst;  // ELEMs
-  uint64_t dst_n;
-  uint n;
-} pc;
+#define PUSH_SCATTER  // pc: push.h's ScatterPush
+#include "push.h"
 
 void main() {
   const uint tile_items = WG_SIZE * ITEMS;

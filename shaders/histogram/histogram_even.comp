@@ -15,19 +15,8 @@
 // inside the loop.
 #include "vkprim.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t samples_addr;
-  uint64_t hist_addr;   // bins u32, zeroed
-  uint64_t count_addr;  // nonzero: the sample count is read there (device_count)
-  uint64_t count_first; // with count_addr: this dispatch's first sample (its count: the one
-                        // read there less count_first, at most n)
-  uint n;
-  uint bins;
-  uint lower;           // bit patterns of the sample type
-  uint upper;           // f32: upper; u32: upper - 1 (the last sample in range, so that the
-                        // full range [0, 2^32) is expressible)
-  uint scale;           // f32 bits: bins / (upper - lower)
-} pc;
+#define PUSH_HISTOGRAM_EVEN  // pc: push.h's HistogramPush
+#include "push.h"
 
 #if defined(HIST_SHARED)
 layout(constant_id = 2) const uint HIST_BINS = 256;

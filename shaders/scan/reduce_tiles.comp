@@ -9,15 +9,8 @@
 #include "tile_io.glsl"
 #include "ranges.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t in_addr;
-  uint64_t heads_addr;     // segmented ops: u32 head flags; 0 otherwise
-  uint64_t partials_addr;  // `groups` aggregates, AGG_WORDS words each
-  uint64_t count_addr;     // nonzero: the element count is read there (device_count)
-  uint64_t n;
-  uint groups;
-  uint flags;              // bit 1: in/heads 16-byte aligned
-} pc;
+#define PUSH_REDUCE_TILES  // pc: push.h's ReduceTilesPush
+#include "push.h"
 
 void main() {
   const uint64_t n = call_count(pc.count_addr, pc.n);

@@ -8,11 +8,8 @@
 #include "workgroup_scan.glsl"
 #include "tile_io.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t partials_addr;
-  uint64_t total_addr;
-  uint groups;
-} pc;
+#define PUSH_SCAN_PARTIALS  // pc: push.h's ScanPartialsPush
+#include "push.h"
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;

@@ -10,16 +10,8 @@
 #include "tile_io.glsl"
 #include "ranges.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t in_addr;
-  uint64_t out_addr;
-  uint64_t heads_addr;
-  uint64_t partials_addr;
-  uint64_t count_addr;
-  uint64_t n;
-  uint groups;
-  uint flags;              // bit 0: exclusive; bit 1: in/out/heads 16-byte aligned
-} pc;
+#define PUSH_SCAN_RANGES  // pc: push.h's ScanRangesPush
+#include "push.h"
 
 void main() {
   const uint64_t n = call_count(pc.count_addr, pc.n);

@@ -28,17 +28,8 @@
 #include "tile_state.glsl"
 #include "tile_io.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t in_addr;     // n values of T
-  uint64_t out_addr;    // n values of T (never the input: in-place scans use reduce-then-scan)
-  uint64_t heads_addr;  // segmented scans: n u32 head flags; 0 otherwise
-  uint64_t state_addr;  // tile state, zeroed (tile_state.glsl)
-  uint64_t count_addr;  // nonzero: the element count is read there (device_count), not n
-  uint64_t n;
-  uint flags;           // bit 0: exclusive; bit 1: in/out/heads are 16-byte aligned
-  uint spin_limit;      // look-back re-reads of a stalled predecessor before falling back
-  uint stall_period;    // testing: tiles with id % period == period - 1 never publish (0: off)
-} pc;
+#define PUSH_SCAN_TILES  // pc: push.h's ScanTilesPush
+#include "push.h"
 
 uint64_t g_n;
 
@@ -137,7 +128,7 @@ void main() {
 
   const uint64_t first = uint64_t(tile) * TILE_ITEMS;
   const uint valid = uint(min(g_n - first, uint64_t(TILE_ITEMS)));
-  const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
+  const bool publishes = look_back_publishes(tile);
 #if defined(SUBGROUP)
   // Scan each row of vectors across the subgroup, then the subgroup totals. Kept inline: as a
   // helper function taking the arrays, the same code compiles to more registers a thread (80
@@ -178,10 +169,10 @@ void main() {
   // The aggregate is out already (tile 0 publishes its total as its inclusive prefix instead).
   // Written out here rather than through helpers in tile_state.glsl: tile_exclusive_prefix split
   // into a publish and a look-back function (tile 0's total published early too) is slower.
-  const Agg prefix = tile != 0u ? look_back(st, tile, pc.spin_limit, tile_total, publishes)
-                                : tile_exclusive_prefix(st, tile, tile_total, pc.spin_limit, publishes);
+  const Agg prefix = tile != 0u ? look_back(st, tile, SPIN_LIMIT, tile_total, publishes)
+                                : tile_exclusive_prefix(st, tile, tile_total, SPIN_LIMIT, publishes);
 #else
-  const Agg prefix = tile_exclusive_prefix(st, tile, tile_total, pc.spin_limit, publishes);
+  const Agg prefix = tile_exclusive_prefix(st, tile, tile_total, SPIN_LIMIT, publishes);
 #endif
 
 #if defined(SUBGROUP)

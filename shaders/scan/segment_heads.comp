@@ -4,13 +4,8 @@
 // first). Offsets at or past `len` are ignored: never an out-of-bounds write.
 #include "vkprim.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t offsets_addr;  // n offsets, u32 or u64 (flags bit 0)
-  uint64_t heads_addr;    // len u32 flags
-  uint64_t len;
-  uint flags;
-  uint n;
-} pc;
+#define PUSH_SEGMENT_HEADS  // pc: push.h's SegmentHeadsPush
+#include "push.h"
 
 void main() {
   const uint tile_items = WG_SIZE * ITEMS;

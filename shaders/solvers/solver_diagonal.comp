@@ -9,15 +9,8 @@
 #include "value_type.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;
-  uint64_t col_addr;
-  uint64_t val_addr;
-  uint64_t inv_diag_addr;
-  uint64_t bad_addr;  // 2 u32
-  uint rows;
-  uint pad;
-} pc;
+#define PUSH_SOLVER_DIAGONAL  // pc: push.h's SolverDiagonalPush
+#include "push.h"
 
 void main() {
   const uint per_group = WG_SIZE * ITEMS;

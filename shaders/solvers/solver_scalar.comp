@@ -12,15 +12,8 @@
 #include "workgroup_sum.glsl"
 #include "solver_state.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t state_addr;
-  uint64_t partials_addr;
-  uint64_t tol2_bits;  // tol^2 as T
-  uint groups;
-  uint op;
-  uint max_iterations;
-  uint pad;
-} pc;
+#define PUSH_SOLVER_SCALAR  // pc: push.h's SolverScalarPush
+#include "push.h"
 
 T partial(uint slot, uint k) {
   return TBuf(pc.partials_addr + (uint64_t(slot) * pc.groups + k) * T_SIZE).v[0];

@@ -26,16 +26,8 @@
 #define V_S 8
 #define V_T 9   // t = A z (BiCGSTAB)
 
-layout(push_constant) uniform Push {
-  uint64_t state_addr;
-  uint64_t partials_addr;
-  uint64_t inv_diag_addr;  // 0: no preconditioner
-  uint64_t v[10];
-  uint n;
-  uint groups;
-  uint op;
-  uint pad;
-} pc;
+#define PUSH_SOLVER_VECTOR  // pc: push.h's SolverVectorPush
+#include "push.h"
 
 T ld(uint64_t base, uint64_t i) { return TBuf(ELEM_ADDR(base, i, T_SIZE)).v[0]; }
 void st(uint64_t base, uint64_t i, T x) { TBuf(ELEM_ADDR(base, i, T_SIZE)).v[0] = x; }

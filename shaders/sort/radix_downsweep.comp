@@ -15,23 +15,8 @@
 #include "radix.glsl"
 #include "radix_rank.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t keys_in;
-  uint64_t keys_out;
-  uint64_t values_in;    // 0: keys only
-  uint64_t values_out;
-  uint64_t varying_addr; // radix_histogram.comp's varying words
-  uint64_t prefix_addr;  // 128 * tiles u32: radix_upsweep's packed prefixes within the group
-  uint64_t offsets_addr; // 256 * groups u32 (RADIX_WIDE: u64): radix_offsets.comp's offsets
-  uint64_t count_addr;
-  uint n;
-  uint tiles;
-  uint shift;
-  uint bits;
-  uint copy;             // nonzero: copy keys and values (a sort with no bits to sort)
-  uint group_tiles;      // radix_upsweep's GROUP_TILES
-  uint n_hi;             // RADIX_WIDE: bits 32-63 of the key count
-} pc;
+#define PUSH_RADIX_DOWNSWEEP  // pc: push.h's RadixDownsweepPush
+#include "push.h"
 
 #if defined(RADIX_WIDE)
 // Digit d's offset in `group`, and the tile's packed prefix word w (64-bit addresses).

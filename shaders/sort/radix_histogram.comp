@@ -22,18 +22,8 @@
 #include "radix.glsl"
 #include "radix_upfront.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t keys_addr;
-  uint64_t hist_addr;     // passes * 256 u32, zeroed (full build only)
-  uint64_t varying_addr;  // 2 * KEY_WORDS u32, zeroed
-  uint64_t count_addr;    // nonzero: the key count is read there (device_count), not n
-  uint64_t count_first;   // with count_addr: this dispatch's first key (its count: the one read
-                          // there less count_first, at most n)
-  uint n;
-  uint begin_bit;
-  uint end_bit;
-  uint passes;            // <= 8
-} pc;
+#define PUSH_RADIX_HISTOGRAM  // pc: push.h's RadixHistogramPush
+#include "push.h"
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;

@@ -20,14 +20,8 @@
 #include "vkprim.glsl"
 #include "counts_scan.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t totals_addr;   // 256 * groups u32, digit-major: the upsweep's counts per group
-  uint64_t digits_addr;   // stripes * 256 u32: the upsweep's digit counts of the pass
-  uint64_t offsets_addr;  // 256 * groups u32 (RADIX_WIDE: u64), digit-major: written here
-  uint groups;
-  uint stripes;
-  uint rows;              // digits per workgroup
-} pc;
+#define PUSH_RADIX_OFFSETS  // pc: push.h's RadixOffsetsPush
+#include "push.h"
 
 #define PAD(i) ((i) + ((i) >> 5u))  // one word every 32: the blocked reads of a chunk hit distinct banks
 shared uint s_chunk[PAD(WG_SIZE * ITEMS)];

@@ -16,11 +16,11 @@
 //      prefix at once, not after the other digits' walks, so that successors waiting on that
 //      digit need not wait on the slowest digit's walk. The walk reads LB_WINDOW predecessors'
 //      words per round trip (independent loads), at most LB_STEPS windows between workgroup
-//      barriers; an invocation that has re-read one not-ready word more than spin_limit
-//      times asks for the fallback, and the whole workgroup then counts the digits of the
-//      nearest blocking tile itself from that tile's keys (decoupled fallback: nothing waits
-//      on a workgroup that may never run again). No subgroup operation inside the look-back:
-//      its inner loop's trip count differs across invocations;
+//      barriers; an invocation that has re-read one not-ready word more than SPIN_LIMIT
+//      (common/look_back.h) times asks for the fallback, and the whole workgroup then counts
+//      the digits of the nearest blocking tile itself from that tile's keys (decoupled
+//      fallback: nothing waits on a workgroup that may never run again). No subgroup
+//      operation inside the look-back: its inner loop's trip count differs across invocations;
 //   5. scatter in sorted order, key (and value) at prefix of its digit + its rank among the
 //      tile's keys of that digit (coalesced runs, as in the reduce-then-scan downsweep; the
 //      keys are staged in shared memory in sorted order before step 4); the values' loads are
@@ -51,26 +51,9 @@
 #include "radix.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 
-layout(push_constant) uniform Push {
-  uint64_t keys_in;
-  uint64_t keys_out;
-  uint64_t values_in;     // 0: keys only
-  uint64_t values_out;
-  uint64_t hist_addr;     // radix_histogram.comp's histogram
-  uint64_t varying_addr;  // radix_histogram.comp's varying words
-  uint64_t state_addr;    // this pass's state, zeroed
-  uint64_t clear_addr;    // the next pass's state, zeroed here tile by tile (0: no next pass)
-  uint64_t count_addr;    // nonzero: the key count is read there (device_count), not n
-  uint n;
-  uint tiles;             // the host's tile count (for the largest n)
-  uint shift;
-  uint bits;
-  uint pass;
-  uint spin_limit;        // re-reads of a word not ready before falling back
-  uint stall_period;      // testing: tiles with id % period == period - 1 never publish (0: off)
-  uint stall_counts;      // testing: those tiles publish their digit counts, not their prefixes
-  uint guess_offset;      // testing: added to the tile a workgroup guesses (0: its own id)
-} pc;
+#define PUSH_RADIX_ONESWEEP  // pc: push.h's RadixOnesweepPush
+#include "push.h"
+#include "look_back.h"
 
 #if !defined(ONESWEEP_ROUNDS)
 shared uint s_count[RADIX_DIGITS];  // the tile's digit counts
@@ -203,7 +186,7 @@ uint look_back(StateBuf st, uint tile, uint count, bool publishes) {
         } else {
           spins = taken == 0u ? spins + 1u : 1u;  // reads of tile j - taken while not ready
           j -= taken;
-          if (spins > pc.spin_limit) {
+          if (spins > SPIN_LIMIT) {
             stuck = true;
             break;
           }
@@ -252,7 +235,7 @@ void main() {
   // overlap the loads. A workgroup given another tile (dispatched out of order) loads that
   // tile's keys again. The tile still comes from the counter, as Vulkan promises no dispatch
   // order: from the counter, every predecessor of a tile has started (step 1).
-  const uint guess = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.guess_offset;
+  const uint guess = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + GUESS_OFFSET;
   const uint64_t guess_first = uint64_t(guess) * TILE;
   rank_zero_counters();
   rank_load_keys(KeyBuf(pc.keys_in + guess_first * (4u * KEY_WORDS)),
@@ -285,9 +268,9 @@ void main() {
 #if defined(SUBGROUP)
   if (tile != guess) rank_load_keys(KeyBuf(kin), valid);  // uniform
 #endif
-  const bool publishes = pc.stall_period == 0u || tile % pc.stall_period != pc.stall_period - 1u;
+  const bool publishes = look_back_publishes(tile);
   // Tile 0 publishes its inclusive prefixes only (never aggregates): publishes_counts = publishes.
-  const bool publishes_counts = publishes || (pc.stall_counts != 0u && tile != 0u);
+  const bool publishes_counts = publishes || (look_back_stall_counts() && tile != 0u);
 #if defined(ONESWEEP_ROUNDS)
   const uint word = LB_HEADER + tile * RADIX_DIGITS;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k)

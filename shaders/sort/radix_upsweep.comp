@@ -21,20 +21,8 @@
 
 layout(constant_id = 2) const uint GROUP_TILES = 8;
 
-layout(push_constant) uniform Push {
-  uint64_t keys_addr;
-  uint64_t varying_addr; // radix_histogram.comp's varying words
-  uint64_t prefix_addr;  // 128 * tiles u32: packed 16-bit prefixes within the group
-  uint64_t totals_addr;  // 256 * groups u32: digit counts per group, digit-major
-  uint64_t digits_addr;  // stripes * 256 u32, zeroed: the pass's digit counts
-  uint64_t count_addr;
-  uint n;
-  uint tiles;
-  uint shift;            // first bit of this pass's digit
-  uint bits;             // digit width, 1..8
-  uint stripes;
-  uint n_hi;             // RADIX_WIDE: bits 32-63 of the key count
-} pc;
+#define PUSH_RADIX_UPSWEEP  // pc: push.h's RadixUpsweepPush
+#include "push.h"
 
 shared uint s_hist[GROUP_TILES * RADIX_DIGITS];  // tile j of the group: [j * 256, (j + 1) * 256)
 shared uint s_trivial;

@@ -11,17 +11,8 @@
 #include "vkprim.glsl"
 #include "value_type.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t y_addr;
-  uint64_t coords_addr;      // tiles + 1 u32 row coordinates
-  uint64_t carry_scan_addr;  // tiles T
-  uint64_t head_addr;        // tiles T
-  uint64_t fix_addr;         // tiles u32
-  uint64_t alpha_bits;
-  uint64_t beta_bits;
-  uint tiles;
-  uint flags;                // bit 0: beta is zero
-} pc;
+#define PUSH_SPMV_FIXUP  // pc: push.h's SpmvFixupPush
+#include "push.h"
 
 void main() {
   const uint per_group = WG_SIZE * ITEMS;

@@ -12,15 +12,8 @@
 #include "vkprim.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;  // rows + 1
-  uint64_t long_addr;     // up to the host's capacity of row indices
-  uint64_t huge_addr;     // the same for huge rows
-  uint64_t counts_addr;   // u32 count of long rows, then of huge rows
-  uint rows;
-  uint long_threshold;
-  uint huge_threshold;    // >= long_threshold
-} pc;
+#define PUSH_SPMV_LIST  // pc: push.h's SpmvListPush
+#include "push.h"
 
 void main() {
   const uint per_group = WG_SIZE * ITEMS;

@@ -25,22 +25,8 @@
 #include "value_type.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;  // rows + 1
-  uint64_t col_addr;      // nnz u32 column indices
-  uint64_t val_addr;      // nnz T
-  uint64_t x_addr;        // cols T
-  uint64_t y_addr;        // rows T
-  uint64_t long_addr;     // row indices (written by spmv_list.comp)
-  uint64_t count_addr;    // u32: how many
-  uint64_t partial_addr;  // capacity * pieces T
-  uint64_t alpha_bits;
-  uint64_t beta_bits;
-  uint cols;
-  uint pieces;
-  uint flags;             // bit 0: beta is zero (y is not read)
-  uint phase;             // 0: partial sums, 1: combine and write y
-} pc;
+#define PUSH_SPMV_LONG  // pc: push.h's SpmvLongPush
+#include "push.h"
 
 #define CHUNK (WG_SIZE * ITEMS)
 shared T s_sum[gl_WorkGroupSize.x];

@@ -13,14 +13,8 @@
 #include "vkprim.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;  // rows + 1 row pointers
-  uint64_t coords_addr;   // out: points u32 row coordinates
-  uint64_t nnz;
-  uint rows;
-  uint tile_items;        // merge items per SpMV tile
-  uint points;            // tiles + 1
-} pc;
+#define PUSH_SPMV_PARTITION  // pc: push.h's SpmvPartitionPush
+#include "push.h"
 
 void main() {
   const uint per_group = WG_SIZE * ITEMS;

@@ -30,20 +30,8 @@
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #endif
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;  // rows + 1
-  uint64_t col_addr;      // nnz u32 column indices
-  uint64_t val_addr;      // nnz T
-  uint64_t x_addr;        // cols T
-  uint64_t y_addr;        // rows T, read (unless beta == 0) and written
-  uint64_t alpha_bits;    // T's bit pattern
-  uint64_t beta_bits;
-  uint rows;
-  uint cols;
-  uint lane_shift;        // log2(L); L <= the subgroup size (subgroup build) and <= WG_SIZE
-  uint flags;             // bit 0: beta is zero (y is not read)
-  uint long_threshold;    // split kernel: rows longer than this are left to spmv_long; 0: none
-} pc;
+#define PUSH_SPMV_ROWS  // pc: push.h's SpmvRowsPush
+#include "push.h"
 
 #if !defined(SUBGROUP)
 shared T s_part[gl_WorkGroupSize.x];

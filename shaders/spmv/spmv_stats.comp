@@ -12,15 +12,8 @@
 #include "vkprim.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;  // rows + 1
-  uint64_t out_addr;      // 8 u32, zeroed before this pass
-  uint64_t col_addr;      // nnz u32 column indices
-  uint rows;
-  uint long_threshold;
-  uint huge_threshold;
-  uint wide_span;
-} pc;
+#define PUSH_SPMV_STATS  // pc: push.h's SpmvStatsPush
+#include "push.h"
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer StatsBuf { uint v[8]; };
 

@@ -31,19 +31,8 @@
 #include "value_type.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;  // rows + 1
-  uint64_t col_addr;      // nnz u32 column indices
-  uint64_t val_addr;      // nnz T
-  uint64_t x_addr;        // cols T
-  uint64_t y_addr;        // rows T, read (unless beta == 0) and written
-  uint64_t alpha_bits;    // T's bit pattern
-  uint64_t beta_bits;
-  uint rows;
-  uint cols;
-  uint flags;             // bit 0: beta is zero (y is not read)
-  uint pad;
-} pc;
+#define PUSH_SPMV_STREAM  // pc: push.h's SpmvStreamPush
+#include "push.h"
 
 #define CHUNK (WG_SIZE * ITEMS)
 #define UNROLL 4u  // entries per step of the serial sum (the four p in main())

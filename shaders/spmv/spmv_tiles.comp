@@ -36,26 +36,8 @@
 #include "workgroup_scan.glsl"
 #include "csr.glsl"
 
-layout(push_constant) uniform Push {
-  uint64_t row_ptr_addr;   // rows + 1
-  uint64_t col_addr;       // nnz u32 column indices
-  uint64_t val_addr;       // nnz T
-  uint64_t x_addr;         // cols T
-  uint64_t y_addr;         // rows T, read (unless beta == 0) and written
-  uint64_t coords_addr;    // tiles + 1 u32: the first row each tile writes (spmv_partition)
-  uint64_t carry_addr;     // out: tiles T
-  uint64_t carry_head_addr;// out: tiles u32
-  uint64_t head_addr;      // out: tiles T
-  uint64_t fix_addr;       // out: tiles u32
-  uint64_t nnz;
-  uint64_t alpha_bits;     // T's bit pattern
-  uint64_t beta_bits;
-  uint rows;
-  uint cols;
-  uint tiles;
-  uint flags;              // bit 0: beta is zero (y is not read); bit 1: vector loads allowed;
-                           // bit 2: fixed nonzero tiles (else merge-path tiles)
-} pc;
+#define PUSH_SPMV_TILES  // pc: push.h's SpmvTilesPush
+#include "push.h"
 
 #if T_SIZE == 4
 #define T4 vec4

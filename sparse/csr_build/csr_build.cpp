@@ -10,11 +10,16 @@
 #include <vkprim/elementwise.hpp>
 #include <vkprim/sort.hpp>
 #include <vkprim/sparse/csr_build.hpp>
+#include <vkprim/sparse/testing.hpp>
+#include <vkprim/testing.hpp>
 
 #include "core/call_checks.hpp"
+#include "core/look_back.hpp"
+#include "core/plan_access.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "sort/pass.hpp"
+#include "csr_build/pass.hpp"
 #include "csr_build/policy.hpp"
 #include "scan/policy.hpp"
 
@@ -34,24 +39,6 @@ uint32_t bits_for(uint64_t extent) {
   return extent <= 1 ? 0 : uint32_t(std::bit_width(extent - 1));
 }
 
-struct KeysPush {
-  uint64_t rows, cols, keys, status, hist, varying;
-  uint32_t n, nrows, ncols, col_bits, sort_flags, end_bit, passes;
-};
-struct CompactPush {
-  uint64_t keys, vals, col_out, val_out, row_ptr, gaps, counts, state;
-  uint64_t first, base, total;  // this chunk's first entry, running run ends
-  uint32_t m, stop, col_bits, rows, row_ptr_64, spin_limit, stall_period;
-};
-static_assert(sizeof(CompactPush) == 120);
-struct RowPtrPush {
-  uint64_t gaps, row_ptr;
-};
-struct ExpandPush {
-  uint64_t row_ptr, row_of;
-  uint32_t nnz, rows;
-  uint64_t first;
-};
 constexpr uint32_t kWg = 256, kItems = 4;
 // The compaction's tile: kCompactWg x kCompactItems entries (compiled in: FIXED_ITEMS in
 // shaders/csr_build/variants.cmake, checked below), with smaller workgroups where the device's
@@ -105,7 +92,6 @@ struct CsrBuildPlan {
   Pipeline keys[2], keys_varying[2], row_ptr[2], expand[2];
   Pipeline compact[2][2];  // [64-bit keys][wide: more entries than one dispatch takes]
   std::optional<RadixSort> sort32, sort64;  // keys u32 / u64, the values (esz bytes) as payload
-  uint32_t spin_limit = 0, stall_period = 0;
   uint32_t compact_wg = kCompactWg;  // compact_workgroup()
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
@@ -280,9 +266,7 @@ struct CsrBuildPlan {
                      first + m == n ? uint32_t(m) : ~0u,
                      cb,
                      uint32_t(out.rows),
-                     out.row_ptr_64 ? 1u : 0u,
-                     spin_limit,
-                     stall_period};
+                     out.row_ptr_64 ? 1u : 0u};
       // One workgroup per tile (tile ids come from the state's counter: any grid shape works).
       const auto [gx, gy] = vkprim::detail::grid_2d(c, (m + compact_tile() - 1) / compact_tile());
       compact[k64][n > chunk ? 1 : 0].dispatch(cmd, &cp, gx, gy);
@@ -344,6 +328,11 @@ CsrBuilder::~CsrBuilder() = default;
 
 Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
                                       const CsrBuildOptions& o) {
+  return testing::create_csr_builder(context, type, o, {});
+}
+
+Result<CsrBuilder> testing::create_csr_builder(const Context& context, ValueType type,
+                                               const CsrBuildOptions& o, const CsrBuildKnobs& knobs) {
   const auto& ctx = context.impl();
   if (type != ValueType::f32 && type != ValueType::f64)
     return make_error(Errc::invalid_argument,
@@ -358,6 +347,10 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
   plan->compact_wg = detail::compact_workgroup(ctx);
   namespace variants = vkprim::detail::variants;
   const auto real = variants::real_axis(type);
+  // The compaction's look-back: the scan's spin limit (common/tile_state.glsl), or the knobs'.
+  vkprim::detail::LookBackSpec look_back;
+  look_back.spin_limit = knobs.spin_limit ? knobs.spin_limit : vkprim::detail::tuning::kSpinLimit;
+  look_back.stall_period = knobs.stall_period;
   for (int w = 0; w < 2; ++w) {
     const auto kb = w ? variants::KeyBits::k64 : variants::KeyBits::k32;
     const auto rp = variants::row_ptr_axis(w == 1);
@@ -378,31 +371,34 @@ Result<CsrBuilder> CsrBuilder::create(const Context& context, ValueType type,
                 {&plan->expand[w], variants::csr_expand_rows(rp), uint32_t(sizeof(detail::ExpandPush)),
                  false}};
     for (auto& e : list) {
-      auto p = detail::Pipeline::create(ctx, e.shader, e.bytes,
-                                        e.compaction ? plan->compact_wg : detail::kWg,
-                                        e.compaction ? detail::kCompactItems : detail::kItems);
+      vkprim::detail::PipelineDesc d;
+      d.shader = e.shader;
+      d.push_bytes = e.bytes;
+      d.workgroup_size = e.compaction ? plan->compact_wg : detail::kWg;
+      d.items = e.compaction ? detail::kCompactItems : detail::kItems;
+      if (e.compaction) vkprim::detail::set_look_back_spec(d, look_back);
+      auto p = detail::Pipeline::create(ctx, d);
       if (!p) return p.error();
       *e.dst = std::move(*p);
     }
   }
-  plan->spin_limit = o.spin_limit ? o.spin_limit : vkprim::detail::tuning::kSpinLimit;
-  plan->stall_period = o.debug_stall_period;
   SortOptions so;
   so.value_bytes = plan->esz;
   so.use_subgroup_ops = o.use_subgroup_ops;
-  so.debug_stall_period = o.debug_stall_period;
-  so.spin_limit = o.spin_limit;
   so.algorithm = o.sort_algorithm;
-  auto s32 = RadixSort::create(context, ValueType::u32, so);
+  vkprim::testing::SortKnobs sk;
+  sk.stall_period = knobs.stall_period;
+  sk.spin_limit = knobs.spin_limit;
+  auto s32 = vkprim::testing::create_radix_sort(context, ValueType::u32, so, sk);
   if (!s32) return s32.error();
   plan->sort32 = std::move(*s32);
-  auto s64 = RadixSort::create(context, ValueType::u64, so);
+  auto s64 = vkprim::testing::create_radix_sort(context, ValueType::u64, so, sk);
   if (!s64) return s64.error();
   plan->sort64 = std::move(*s64);
   auto fill = Fill::create(context);
   if (!fill) return fill.error();
   plan->fill = std::move(*fill);
-  return CsrBuilder(std::move(plan));
+  return vkprim::detail::PlanAccess::wrap<CsrBuilder>(std::move(plan));
 }
 
 uint64_t CsrBuilder::temp_bytes(uint64_t n, uint64_t rows, uint64_t cols) const {

@@ -9,6 +9,7 @@
 #include <vkprim/sparse/csr_build.hpp>
 
 #include "core/pipeline.hpp"
+#include "csr_build/pass.hpp"
 
 namespace vkprim::sparse {
 namespace {
@@ -16,12 +17,8 @@ namespace {
 using vkprim::detail::compute_to_compute_barrier;
 using vkprim::detail::grid_groups;
 using vkprim::detail::Pipeline;
+using detail::SplitPush;
 
-struct SplitPush {
-  uint64_t row_ptr, col, val, pos, out_row_ptr, out_col, out_val, nnz;
-  uint32_t rows, col_begin, col_end, mode;
-};
-static_assert(sizeof(SplitPush) == 80);
 constexpr uint32_t kSplitWorkgroup = 256, kSplitItems = 4;
 
 Status check_view(const CsrView& a) {
@@ -58,7 +55,7 @@ Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint
   namespace variants = vkprim::detail::variants;
   const auto value_size = esz == 8 ? variants::ValueSize::v8 : variants::ValueSize::v4;
   auto split = Pipeline::create(ctx, variants::csr_split(variants::row_ptr_axis(w == 1), value_size),
-                                uint32_t(sizeof(SplitPush)), kSplitWorkgroup, kSplitItems);
+                                detail::kSplitPushBytes, kSplitWorkgroup, kSplitItems);
   if (!split) return split.error();
   // Output positions as wide as the row pointer: u64 where nnz may reach 2^32.
   const uint64_t pw = a.row_ptr_64 ? 8 : 4;
@@ -98,9 +95,9 @@ Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint
     }
     auto m = DeviceCsr::allocate(rt.context(), a.rows, a.cols, count, o);
     if (!m) return m.error();
-    p.out_row_ptr = m->row_ptr_buffer().address();
-    p.out_col = m->col_idx_buffer().address();
-    p.out_val = m->values_buffer().address();
+    p.out_row_ptr_addr = m->row_ptr_buffer().address();
+    p.out_col_addr = m->col_idx_buffer().address();
+    p.out_val_addr = m->values_buffer().address();
     p.mode = 1;
     VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {
       compute_to_compute_barrier(ctx, cmd);

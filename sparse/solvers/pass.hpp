@@ -1,6 +1,9 @@
-// Pass layer of the Krylov solvers: push-constant blocks mirroring shaders/solvers/*.comp, the
-// ops of the two shared shaders, and the layout of the state and workspace.
+// Pass layer of the Krylov solvers: the push constants of shaders/solvers/*.comp
+// (shaders/solvers/push.h, shared with the GLSL), the ops of the two shared shaders, and the
+// layout of the state and workspace.
 #pragma once
+
+#include "../../shaders/solvers/push.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,13 +36,7 @@ enum SolverVectorOp : uint32_t {
   kOpBiDotT = 8,
   kOpBiX = 9,
 };
-struct SolverVectorPush {
-  uint64_t state, partials, inv_diag;
-  uint64_t v[kVecCount];
-  uint32_t n, groups, op, pad;
-};
-static_assert(offsetof(SolverVectorPush, n) == 104 && sizeof(SolverVectorPush) == 120);
-inline constexpr uint32_t kSolverVectorPushBytes = 120;
+inline constexpr uint32_t kSolverVectorPushBytes = sizeof(SolverVectorPush);
 
 // solver_scalar.comp (SOP_*).
 enum SolverScalarOp : uint32_t {
@@ -51,21 +48,9 @@ enum SolverScalarOp : uint32_t {
   kSopBiOmega = 5,
   kSopBiEnd = 6,
 };
-struct SolverScalarPush {
-  uint64_t state, partials, tol2_bits;
-  uint32_t groups, op, max_iterations, pad;
-};
-static_assert(offsetof(SolverScalarPush, groups) == 24 && sizeof(SolverScalarPush) == 40);
-inline constexpr uint32_t kSolverScalarPushBytes = 40;
+inline constexpr uint32_t kSolverScalarPushBytes = sizeof(SolverScalarPush);
 
-// solver_diagonal.comp: bad[0] the first row without a diagonal entry, bad[1] the first with a
-// zero or non-finite one (2^32 - 1: none).
-struct SolverDiagonalPush {
-  uint64_t row_ptr, col, val, inv_diag, bad;
-  uint32_t rows, pad;
-};
-static_assert(offsetof(SolverDiagonalPush, rows) == 40 && sizeof(SolverDiagonalPush) == 48);
-inline constexpr uint32_t kSolverDiagonalPushBytes = 48;
+inline constexpr uint32_t kSolverDiagonalPushBytes = sizeof(SolverDiagonalPush);
 
 // The state (solver_state.glsl): 4 u32 words (stop reason, iterations, breakdown cause, pad),
 // then 7 scalars of the value type; the status the host reads is its first 16 + 2 scalars.

@@ -141,9 +141,9 @@ struct KrylovPlan {
   void vec_pass(VkCommandBuffer cmd, SolverVectorOp op) const {
     SolverVectorPush p{};
     const uint64_t base = temp.address;
-    p.state = base + L.state;
-    p.partials = base + L.partials;
-    p.inv_diag = jacobi() && inv_diag ? inv_diag->address() : 0;
+    p.state_addr = base + L.state;
+    p.partials_addr = base + L.partials;
+    p.inv_diag_addr = jacobi() && inv_diag ? inv_diag->address() : 0;
     for (uint32_t k = 0; k < kVecCount; ++k) p.v[k] = L.vec[k] ? base + L.vec[k] : 0;
     p.v[kVecB] = b.address;
     p.v[kVecX] = x.address;
@@ -155,8 +155,8 @@ struct KrylovPlan {
   }
   void scalar_pass(VkCommandBuffer cmd, SolverScalarOp op) const {
     SolverScalarPush p{};
-    p.state = temp.address + L.state;
-    p.partials = temp.address + L.partials;
+    p.state_addr = temp.address + L.state;
+    p.partials_addr = temp.address + L.partials;
     p.tol2_bits = bits_of(opt.tolerance * opt.tolerance, type);
     p.groups = L.groups;
     p.op = op;
@@ -315,8 +315,7 @@ Status KrylovSolver::prepare(Runtime& rt, const CsrView& a) {
                                   a.values.address,
                                   p.inv_diag->address(),
                                   badw->address(),
-                                  uint32_t(a.rows),
-                                  0};
+                                  uint32_t(a.rows)};
     VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) -> Status {
       VKPRIM_TRY(p.fill->record(cmd, badw->view().sub(0, 8), 0xFFFFFFFFu, 4));
       compute_to_compute_barrier(*p.ctx, cmd);

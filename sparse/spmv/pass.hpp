@@ -1,8 +1,10 @@
-// Pass layer of the GPU sparse kernels: push-constant blocks mirroring shaders/spmv_*.comp,
-// and the tile-shape policy (CUB-style tuning, kept apart from the algorithm).
+// Pass layer of the GPU sparse kernels: the push constants of shaders/spmv/spmv_*.comp
+// (shaders/spmv/push.h, shared with the GLSL), and the tile-shape policy (CUB-style tuning, kept
+// apart from the algorithm).
 #pragma once
 
-#include <cstddef>
+#include "../../shaders/spmv/push.h"
+
 #include <cstdint>
 #include <vkprim/sparse/spmv.hpp>
 
@@ -10,72 +12,16 @@
 
 namespace vkprim::sparse::detail {
 
-struct SpmvPartitionPush {
-  uint64_t row_ptr, coords, nnz;
-  uint32_t rows, tile_items, points;
-};
-static_assert(offsetof(SpmvPartitionPush, points) == 32);
-inline constexpr uint32_t kSpmvPartitionPushBytes = 36;
+inline constexpr uint32_t kSpmvPartitionPushBytes = sizeof(SpmvPartitionPush);
+inline constexpr uint32_t kSpmvTilesPushBytes = sizeof(SpmvTilesPush);
+inline constexpr uint32_t kSpmvFixupPushBytes = sizeof(SpmvFixupPush);
+inline constexpr uint32_t kSpmvRowsPushBytes = sizeof(SpmvRowsPush);
+inline constexpr uint32_t kSpmvListPushBytes = sizeof(SpmvListPush);
+inline constexpr uint32_t kSpmvLongPushBytes = sizeof(SpmvLongPush);
+inline constexpr uint32_t kSpmvStreamPushBytes = sizeof(SpmvStreamPush);
+inline constexpr uint32_t kSpmvStatsPushBytes = sizeof(SpmvStatsPush);
 
-struct SpmvTilesPush {
-  uint64_t row_ptr, col, val, x, y, coords, carry, carry_head, head, fix, nnz, alpha_bits,
-      beta_bits;
-  uint32_t rows, cols, tiles, flags;
-};
-static_assert(offsetof(SpmvTilesPush, rows) == 104 && offsetof(SpmvTilesPush, flags) == 116);
-inline constexpr uint32_t kSpmvTilesPushBytes = 120;
-
-struct SpmvFixupPush {
-  uint64_t y, coords, carry_scan, head, fix, alpha_bits, beta_bits;
-  uint32_t tiles, flags;
-};
-static_assert(offsetof(SpmvFixupPush, flags) == 60);
-inline constexpr uint32_t kSpmvFixupPushBytes = 64;
-
-// Row kernel (spmv_rows.comp): one dispatch, L = 2^lane_shift lanes per row.
-// long_threshold != 0 (split kernel): rows longer than it are skipped (spmv_list.comp lists them).
-struct SpmvRowsPush {
-  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits;
-  uint32_t rows, cols, lane_shift, flags, long_threshold;
-};
-static_assert(offsetof(SpmvRowsPush, rows) == 56 &&
-              offsetof(SpmvRowsPush, long_threshold) == 72);
-inline constexpr uint32_t kSpmvRowsPushBytes = 76;
-
-// Split kernel's lists of long and huge rows (spmv_list.comp).
-struct SpmvListPush {
-  uint64_t row_ptr, long_list, huge_list, counts;
-  uint32_t rows, long_threshold, huge_threshold;
-};
-static_assert(offsetof(SpmvListPush, huge_threshold) == 40);
-inline constexpr uint32_t kSpmvListPushBytes = 44;
-
-// Split kernel's long rows (spmv_long.comp): phase 0 partial sums, phase 1 combine + write y.
-struct SpmvLongPush {
-  uint64_t row_ptr, col, val, x, y, long_list, count, partial, alpha_bits, beta_bits;
-  uint32_t cols, pieces, flags, phase;
-};
-static_assert(offsetof(SpmvLongPush, cols) == 80 && offsetof(SpmvLongPush, phase) == 92);
-inline constexpr uint32_t kSpmvLongPushBytes = 96;
-
-// Stream kernel (spmv_stream.comp): one dispatch, WG_SIZE rows per workgroup.
-struct SpmvStreamPush {
-  uint64_t row_ptr, col, val, x, y, alpha_bits, beta_bits;
-  uint32_t rows, cols, flags, pad;
-};
-static_assert(offsetof(SpmvStreamPush, rows) == 56 && offsetof(SpmvStreamPush, pad) == 68);
-inline constexpr uint32_t kSpmvStreamPushBytes = 72;
-
-// Row-length statistics (spmv_stats.comp): 8 u32 out (max row length, empty rows, rows longer
-// than long_threshold, long_threshold, rows longer than huge_threshold, huge_threshold, wide
-// rows: first and last column more than wide_span apart, wide_span).
-struct SpmvStatsPush {
-  uint64_t row_ptr, out, col;
-  uint32_t rows, long_threshold, huge_threshold, wide_span;
-};
-static_assert(offsetof(SpmvStatsPush, wide_span) == 36);
-inline constexpr uint32_t kSpmvStatsPushBytes = 40;
-
+// Flag bits of the tiles, fix-up, row, long and stream passes.
 inline constexpr uint32_t kSpmvBetaZero = 1u;
 inline constexpr uint32_t kSpmvVectorLoads = 2u;   // tiles: aligned arrays, 4 entries per load
 inline constexpr uint32_t kSpmvNonzeroTiles = 4u;  // tiles: fixed nonzero tiles (else merge path)

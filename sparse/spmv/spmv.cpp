@@ -584,8 +584,8 @@ struct SpmvPlan {
     // directly when pieces == 1), then their sums.
     if (j.cap_long) long_kernel[w].dispatch(cmd, &lp, 1, uint32_t(j.cap_long));
     if (j.cap_huge) {
-      lp.long_list = huge_list;
-      lp.count = counts + 4;
+      lp.long_addr = huge_list;
+      lp.count_addr = counts + 4;
       lp.pieces = j.pieces;
       long_kernel[w].dispatch(cmd, &lp, j.pieces, uint32_t(j.cap_huge));
       if (j.pieces > 1) {

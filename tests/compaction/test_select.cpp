@@ -6,6 +6,7 @@
 #include "compaction/policy.hpp"  // detail::tuning: the compaction's tile
 
 #include <catch2/catch.hpp>
+#include <vkprim/testing.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -402,9 +403,10 @@ TEST_CASE("select: every tail length across a tile, and tiles that stall force t
     for (bool sg : {true, false}) {
       SelectOptions o;
       o.use_subgroup_ops = sg;
-      o.debug_stall_period = c.stall_period;  // 1: no tile ever publishes
-      o.spin_limit = c.spin_limit;
-      auto sel = Select::create(rt.context(), ValueType::u32, o).value();
+      testing::SelectKnobs k;
+      k.stall_period = c.stall_period;  // 1: no tile ever publishes
+      k.spin_limit = c.spin_limit;
+      auto sel = testing::create_select(rt.context(), ValueType::u32, o, k).value();
       std::vector<uint64_t> sizes;
       if (c.stall_period == 0) {
         // Dense at both ends (the step lands on kTile - 40), every 97th length between.

@@ -11,6 +11,11 @@ if(MODE STREQUAL "subdir")
       "-DVKPRIM_SOURCE_DIR=${VKPRIM_SOURCE_DIR}" -DVKPRIM_BUILD_SPARSE=OFF -DCMAKE_BUILD_TYPE=Release)
 else()  # installed, sparse, matrix_files: the installed package
   run(${CMAKE_COMMAND} --install "${VKPRIM_BINARY_DIR}" --prefix "${BIN}/prefix")
+  # The testing interfaces and the command line's test build stay out of the package.
+  file(GLOB_RECURSE leaked "${BIN}/prefix/*testing.hpp" "${BIN}/prefix/*vkprim_test_cli*")
+  if(leaked)
+    message(FATAL_ERROR "the package installs test-only files: ${leaked}")
+  endif()
   run(${CMAKE_COMMAND} -S "${SRC}/${MODE}" -B "${BIN}/build" -G Ninja
       "-DCMAKE_PREFIX_PATH=${BIN}/prefix" -DCMAKE_BUILD_TYPE=Release)
 endif()

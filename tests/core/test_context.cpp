@@ -2,6 +2,7 @@
 #include "core/device_class.hpp"  // detail: the bandwidth threshold, the measurement
 
 #include <catch2/catch.hpp>
+#include <vkprim/testing.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -284,6 +285,20 @@ TEST_CASE("pipeline statistics are captured where the device reports them", "[co
     CHECK(ps.pipeline.rfind("copy_", 0) == 0);
     CHECK_FALSE(ps.values.empty());
   }
+}
+
+TEST_CASE("a pipeline pushes exactly its shader's push-constant block", "[pipeline][push]") {
+  auto& rt = test::gpu();
+  // copy.comp's block (shaders/elementwise/push.h, CopyPush): two addresses and a u32 count,
+  // ending at byte 20; the pass pushes its C++ size, 24.
+  REQUIRE(testing::check_copy_pipeline(rt.context(), 24));
+  // A range that misses the count, or another block's size, pairs the shader with another
+  // pass's push constants.
+  CHECK(testing::check_copy_pipeline(rt.context(), 16).error().code == Errc::invalid_argument);
+  CHECK(testing::check_copy_pipeline(rt.context(), 48).error().code == Errc::invalid_argument);
+  // More than the device has.
+  const uint32_t over = rt.caps().max_push_constants + 8;
+  CHECK(testing::check_copy_pipeline(rt.context(), over).error().code == Errc::limit_exceeded);
 }
 
 TEST_CASE("gpu timer measures recorded work", "[timing]") {

@@ -7,6 +7,7 @@
 #include "scan/policy.hpp"
 
 #include <catch2/catch.hpp>
+#include <vkprim/testing.hpp>
 
 #include <functional>
 #include <limits>
@@ -150,9 +151,10 @@ TEST_CASE("a count on the GPU above its max: radix sort", "[indirect][sort]") {
     SortOptions o;
     o.value_bytes = 4;
     o.algorithm = variant == 1 ? SortAlgorithm::onesweep : SortAlgorithm::reduce_then_scan;
-    o.debug_wide_offsets = variant == 2;
+    testing::SortKnobs k;
+    k.wide_offsets = variant == 2;
     INFO("variant " << variant);
-    auto sort = RadixSort::create(rt.context(), ValueType::u32, o).value();
+    auto sort = testing::create_radix_sort(rt.context(), ValueType::u32, o, k).value();
     auto temp = rt.alloc(sort.temp_bytes(max)).value();
     same_as_max(rt, max, {max + kGuard}, [&](VkCommandBuffer cmd, const Count& c, const std::vector<BufferView>& out) {
       return sort.sort_keys(cmd, first(keys, max), first(out[0], max), c, temp);

@@ -11,6 +11,7 @@
 #include <vkprim/sparse/eigen.hpp>
 #include <vkprim/sparse/matrix_file.hpp>
 #include <vkprim/sparse/spmv.hpp>
+#include <vkprim/sparse/testing.hpp>
 
 #include "sparse_gpu_support.hpp"
 #include "test_support.hpp"
@@ -66,31 +67,33 @@ CooMatrix rounded_to(const CooMatrix& m, bool f32) {
   return r;
 }
 
-// Builders are created once per (runtime, value type, options) (pipeline creation is the slow
-// part on lavapipe).
+// Builders are created once per (runtime, value type, options, knobs) (pipeline creation is the
+// slow part on lavapipe).
+using Knobs = sparse::testing::CsrBuildKnobs;
 using BuilderKey = std::tuple<int, bool, uint32_t, uint32_t, int>;
 CsrBuilder& find_or_create(std::map<BuilderKey, CsrBuilder>& builders, Runtime& rt, ValueType t,
-                           const CsrBuildOptions& b) {
-  const auto key = std::make_tuple(int(t), b.use_subgroup_ops, b.debug_stall_period, b.spin_limit,
+                           const CsrBuildOptions& b, const Knobs& k) {
+  const auto key = std::make_tuple(int(t), b.use_subgroup_ops, k.stall_period, k.spin_limit,
                                    int(b.sort_algorithm));
   auto it = builders.find(key);
   if (it == builders.end())
-    it = builders.emplace(key, CsrBuilder::create(rt.context(), t, b).value()).first;
+    it = builders.emplace(key, sparse::testing::create_csr_builder(rt.context(), t, b, k).value()).first;
   return it->second;
 }
 // `chunked`: on test::gpu_chunked(), whose dispatches cover at most 1000 items, so that the
 // build runs its passes in chunks as it does from 2^31 triplets on.
-CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}, bool chunked = false) {
+CsrBuilder& builder_for(ValueType t, const CsrBuildOptions& b = {}, bool chunked = false,
+                        const Knobs& k = {}) {
   // Each map after its runtime: statics are destroyed in reverse order, and the builders need
   // their device.
   if (chunked) {
     Runtime& rt = test::gpu_chunked();
     static std::map<BuilderKey, CsrBuilder> builders;
-    return find_or_create(builders, rt, t, b);
+    return find_or_create(builders, rt, t, b, k);
   }
   Runtime& rt = test::gpu();
   static std::map<BuilderKey, CsrBuilder> builders;
-  return find_or_create(builders, rt, t, b);
+  return find_or_create(builders, rt, t, b, k);
 }
 
 // The same CSR, bit for bit.
@@ -104,14 +107,14 @@ void require_identical(const CsrMatrix& a, const CsrMatrix& b) {
 // transpose with Eigen, and returns the CSR for comparisons across options.
 template <class T>
 CsrMatrix check_build(const CooMatrix& m, const std::string& name, bool force64 = false,
-                      const CsrBuildOptions& b = {}, bool chunked = false) {
+                      const CsrBuildOptions& b = {}, bool chunked = false, const Knobs& k = {}) {
   Runtime& rt = chunked ? test::gpu_chunked() : test::gpu();
   DeviceCsrOptions o;
   o.values = value_type_of<T>();
   o.force_row_ptr_64 = force64;
   const CooMatrix mr = rounded_to(m, std::is_same_v<T, float>);
   const EigenCsrOf<T> want = eigen_reference_in<T>(mr);
-  CsrBuilder& builder = builder_for(o.values, b, chunked);
+  CsrBuilder& builder = builder_for(o.values, b, chunked, k);
   const DeviceCsr a = build_csr(rt, builder, m, o).value();
   REQUIRE(a.row_ptr_64() == force64);
   const CsrMatrix got = a.download(rt).value();
@@ -189,14 +192,15 @@ TEST_CASE("GPU CSR build: compaction tiles that never publish (the look-back's f
   // Every third tile of the compaction and of the (onesweep) sort never publishes its count,
   // and its successors give up after one re-read: they must count its run ends (digits)
   // themselves.
-  CsrBuildOptions stalled;
-  stalled.debug_stall_period = 3;
+  CsrBuildOptions onesweep;
+  onesweep.sort_algorithm = SortAlgorithm::onesweep;
+  Knobs stalled;
+  stalled.stall_period = 3;
   stalled.spin_limit = 1;
-  stalled.sort_algorithm = SortAlgorithm::onesweep;
   const auto shapes = build_shapes();
   for (const auto& s : shapes) {
     const CsrMatrix a = check_build<float>(s.m, s.name);
-    const CsrMatrix b = check_build<float>(s.m, s.name + " stalled", false, stalled);
+    const CsrMatrix b = check_build<float>(s.m, s.name + " stalled", false, onesweep, false, stalled);
     require_identical(a, b);
   }
 }

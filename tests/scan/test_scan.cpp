@@ -4,6 +4,7 @@
 #include "scan/policy.hpp"  // detail::tuning: the scans' tiles
 
 #include <catch2/catch.hpp>
+#include <vkprim/testing.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -236,20 +237,21 @@ TEST_CASE("single-pass scan is right when tiles stall: the decoupled fallback", 
     for (bool sg : {true, false}) {
       ScanOptions o;
       o.strategy = ScanStrategy::single_pass;
-      o.debug_stall_period = period;  // these tiles never publish: successors must fall back
-      o.spin_limit = 2;
       o.use_subgroup_ops = sg;
+      testing::ScanKnobs k;
+      k.stall_period = period;  // these tiles never publish: successors must fall back
+      k.spin_limit = 2;
       for (auto type : {ValueType::u32, ValueType::f64}) {
         INFO("period=" << period << " subgroup=" << sg << " type=" << to_string(type));
         // Thousands of tiles: fallbacks then happen while other tiles publish, the case that
         // once broke subgroup operations inside the look-back loop.
         const uint64_t n = period == 1 ? 9 * kTile32 + 5 : period == 2 ? 4100 * kTile32 + 3 : 301 * kTile32 + 3;
         if (type == ValueType::u32) {
-          auto scan = Scan::create(rt.context(), type, ScanOp::sum, o).value();
+          auto scan = testing::create_scan(rt.context(), type, ScanOp::sum, o, k).value();
           run_scan(rt, scan, test::random_values<uint32_t>(n, period), ScanOp::sum, false);
           run_scan(rt, scan, test::random_values<uint32_t>(n, period), ScanOp::sum, true);
         } else if (rt.caps().shader_float64) {
-          auto scan = Scan::create(rt.context(), type, ScanOp::max, o).value();
+          auto scan = testing::create_scan(rt.context(), type, ScanOp::max, o, k).value();
           run_scan(rt, scan, test::random_values<double>(n, period), ScanOp::max, false);
         }
       }

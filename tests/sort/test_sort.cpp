@@ -9,6 +9,7 @@
 #include "sort/policy.hpp"  // detail::tuning: the tiles, kRadixCountStripes, the rules by size
 
 #include <catch2/catch.hpp>
+#include <vkprim/testing.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -62,11 +63,11 @@ struct Case {
   uint32_t value_bytes = 0;  // 0: keys only
   uint32_t begin = 0, end = 0;
   SortAlgorithm algorithm = SortAlgorithm::reduce_then_scan;
-  uint32_t stall_period = 0, spin_limit = 0;  // onesweep's testing aids
-  bool wide = false;  // SortOptions::debug_wide_offsets: the passes of sorts of 2^32 keys
-  uint64_t large_from = 0;  // SortOptions::debug_large_tiles_from
-  bool misguess = false;    // SortOptions::debug_onesweep_misguess
-  bool stall_counts = false;  // SortOptions::debug_stall_counts
+  uint32_t stall_period = 0, spin_limit = 0;  // onesweep's look-back knobs (testing::SortKnobs)
+  bool wide = false;  // testing::SortKnobs::wide_offsets: the passes of sorts of 2^32 keys
+  uint64_t large_from = 0;  // testing::SortKnobs::large_tiles_from
+  bool misguess = false;    // testing::SortKnobs::onesweep_misguess
+  bool stall_counts = false;  // testing::SortKnobs::stall_counts
 };
 
 // Sorts `keys` (with values = the index, as u32 or u64, when pairs) and checks against the
@@ -124,13 +125,14 @@ RadixSort make_sort(Runtime& rt, const Case& c) {
   o.value_bytes = c.value_bytes;
   o.use_subgroup_ops = c.subgroup;
   o.algorithm = c.algorithm;
-  o.debug_stall_period = c.stall_period;
-  o.spin_limit = c.spin_limit;
-  o.debug_wide_offsets = c.wide;
-  o.debug_large_tiles_from = c.large_from;
-  o.debug_onesweep_misguess = c.misguess;
-  o.debug_stall_counts = c.stall_counts;
-  return RadixSort::create(rt.context(), value_type_of<K>(), o).value();
+  testing::SortKnobs k;
+  k.stall_period = c.stall_period;
+  k.spin_limit = c.spin_limit;
+  k.wide_offsets = c.wide;
+  k.large_tiles_from = c.large_from;
+  k.onesweep_misguess = c.misguess;
+  k.stall_counts = c.stall_counts;
+  return testing::create_radix_sort(rt.context(), value_type_of<K>(), o, k).value();
 }
 
 // The tiles this device's sorts rank, read from the objects (RadixSort::tile_keys): pairs'
@@ -651,7 +653,7 @@ TEST_CASE("radix sort's large tiles", "[sort][large-tiles]") {
   // 2^24 (2^21 for more than 8 bytes of key and value), where they fit the device with the
   // subgroup ranking.
   // Then the sorts themselves on those tiles, from a few keys on
-  // (SortOptions::debug_large_tiles_from), on every device where they fit (lavapipe's 32 KiB of
+  // (testing::SortKnobs::large_tiles_from), on every device where they fit (lavapipe's 32 KiB of
   // shared memory hold the keys' tile, not the pairs').
   using detail::tuning::radix_large_tile_keys;
   constexpr uint64_t never = ~uint64_t(0);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `vkprim convert` and `vkprim spy` killed part-way (SIGKILL, SIGTERM, SIGINT) leave the previous
 # output byte-identical; SIGTERM and SIGINT also remove the temporary (ctest: sparse_io.cli_signals).
-# Deterministic: VKPRIM_TEST_STOP_BEFORE_COMMIT makes vkprim stop itself (SIGSTOP) once its
-# output is written to the temporary and before the flush and rename; the script waits for the
-# stop, checks that the temporary exists, then sends the signal.
-# Usage: run_cli_signals.sh <vkprim binary> <scratch dir>
+# Deterministic: VKPRIM_TEST_STOP_BEFORE_COMMIT makes the command line's test build
+# (vkprim_test_cli, tools/vkprim/test_hooks.cpp) stop itself (SIGSTOP) once its output is written
+# to the temporary and before the flush and rename; the script waits for the stop, checks that
+# the temporary exists, then sends the signal. The installed vkprim ignores the variable.
+# Usage: run_cli_signals.sh <vkprim_test_cli binary> <scratch dir>
 set -u
 vkprim=$1
 work=$2

@@ -10,6 +10,7 @@
 #include <vkprim/scan.hpp>
 #include <vkprim/select.hpp>
 #include <vkprim/sort.hpp>
+#include <vkprim/testing.hpp>  // the tuning aids: --subgroup, --sort-wide
 
 #include <fmt/core.h>
 
@@ -32,21 +33,25 @@ struct Options {
   bool no_verify = false;
   std::string strategy = "auto";
   bool no_subgroup = false;
-  bool force_subgroup = false;
+  bool force_subgroup = false;  // testing::ScanKnobs::force_subgroup_ops
   uint32_t range_groups = 0;
   bool passes = false;
   bool pipeline_stats = false;
   std::string sort_algorithm = "auto";
-  bool sort_wide = false;  // SortOptions::debug_wide_offsets
+  bool sort_wide = false;  // testing::SortKnobs::wide_offsets
 
   ScanOptions scan_options() const {
     ScanOptions so;
     if (strategy == "single-pass") so.strategy = ScanStrategy::single_pass;
     if (strategy == "reduce-then-scan") so.strategy = ScanStrategy::reduce_then_scan;
     so.use_subgroup_ops = !no_subgroup;
-    so.force_subgroup_ops = force_subgroup;
     so.range_groups = range_groups;
     return so;
+  }
+  testing::ScanKnobs scan_knobs() const {
+    testing::ScanKnobs k;
+    k.force_subgroup_ops = force_subgroup;
+    return k;
   }
 };
 
@@ -131,12 +136,12 @@ Result<BenchRecord> bench_scan(Runtime& rt, uint64_t n, const Options& o, double
     auto h = rt.upload(heads);
     if (!h) return h.error();
     heads_buf = std::move(*h);
-    auto s = SegmentedScan::create(rt.context(), value_type_of<T>(), so);
+    auto s = testing::create_segmented_scan(rt.context(), value_type_of<T>(), so, o.scan_knobs());
     if (!s) return s.error();
     seg.emplace(std::move(*s));
     temp_bytes = seg->temp_bytes(n);
   } else {
-    auto s = Scan::create(rt.context(), value_type_of<T>(), ScanOp::sum, so);
+    auto s = testing::create_scan(rt.context(), value_type_of<T>(), ScanOp::sum, so, o.scan_knobs());
     if (!s) return s.error();
     scan.emplace(std::move(*s));
     temp_bytes = scan->temp_bytes(n);
@@ -193,7 +198,8 @@ Result<BenchRecord> bench_reduce(Runtime& rt, uint64_t n, const Options& o, doub
   if (!in) return in.error();
   auto out = rt.alloc(16);
   if (!out) return out.error();
-  auto red = Reduce::create(rt.context(), value_type_of<T>(), ScanOp::sum, o.scan_options());
+  auto red = testing::create_reduce(rt.context(), value_type_of<T>(), ScanOp::sum, o.scan_options(),
+                                    o.scan_knobs());
   if (!red) return red.error();
   auto temp = rt.alloc(red->temp_bytes(n));
   if (!temp) return temp.error();
@@ -241,8 +247,9 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
   so.value_bytes = pairs ? sizeof(V) : 0;
   so.use_subgroup_ops = !o.no_subgroup;
   so.algorithm = sort_algorithm_named(o.sort_algorithm);
-  so.debug_wide_offsets = o.sort_wide;
-  auto sort = RadixSort::create(rt.context(), value_type_of<K>(), so);
+  testing::SortKnobs knobs;
+  knobs.wide_offsets = o.sort_wide;
+  auto sort = testing::create_radix_sort(rt.context(), value_type_of<K>(), so, knobs);
   if (!sort) return sort.error();
   auto temp = rt.alloc(sort->temp_bytes(n));
   if (!temp) return temp.error();

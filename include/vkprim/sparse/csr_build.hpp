@@ -33,12 +33,6 @@ namespace vkprim::sparse {
 
 struct CsrBuildOptions {
   bool use_subgroup_ops = true;
-  // Testing aids for the single-pass look-backs (the compaction's and, where the sort runs
-  // onesweep, the sort's), as ScanOptions: tiles whose id % debug_stall_period is
-  // debug_stall_period - 1 never publish, so successors must take the fallback path;
-  // spin_limit bounds the re-reads of a stalled predecessor before falling back (0: default).
-  uint32_t debug_stall_period = 0;
-  uint32_t spin_limit = 0;
   // The radix sort's algorithm (SortOptions::algorithm): automatic is the sort's own choice
   // for the build's keys; either gives the same CSR.
   SortAlgorithm sort_algorithm = SortAlgorithm::automatic;
@@ -47,6 +41,11 @@ struct CsrBuildOptions {
 namespace detail {
 struct CsrBuildPlan;
 }
+}  // namespace vkprim::sparse
+namespace vkprim::detail {
+struct PlanAccess;  // the library's own construction from a plan
+}
+namespace vkprim::sparse {
 
 class CsrBuilder {
  public:
@@ -91,6 +90,7 @@ class CsrBuilder {
   ~CsrBuilder();
 
  private:
+  friend struct vkprim::detail::PlanAccess;
   explicit CsrBuilder(std::unique_ptr<detail::CsrBuildPlan>);
   std::unique_ptr<detail::CsrBuildPlan> plan_;
 };
