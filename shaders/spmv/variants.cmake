@@ -28,6 +28,14 @@ vkprim_shader_family(spmv_rows SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r
 vkprim_shader_family(spmv_rows_window SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
                      DEFINES VALUE_@real@=1 WINDOW=1
                      AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+# spmv_rows_complex, spmv_rows_window_complex: the same for complex values (COMPLEX: two parts
+# of the `real` type each, shaders/common/spmv_value.glsl).
+vkprim_shader_family(spmv_rows_complex SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1 COMPLEX=1
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+vkprim_shader_family(spmv_rows_window_complex SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1 COMPLEX=1 WINDOW=1
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
 # spmv_stream: the stream kernel (CSR-Stream), no subgroup operations: one build.
 vkprim_shader_family(spmv_stream SOURCE spmv_stream.comp AXES real=f32,f64 row_ptr=r32,r64
                      DEFINES VALUE_@real@=1 AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
