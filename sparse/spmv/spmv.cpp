@@ -82,12 +82,12 @@ struct SpmvPlan {
   uint32_t max_lanes = 1;  // row kernel: lanes per row at most
   uint32_t stream_items = tuning::kSpmvStreamItems;
   // The split kernel falls back to the merge path when a matrix has too many long rows.
-  // Complex values run on the row kernel only (the others are built for real values).
+  // Complex values run on the row kernel, the merge path and the nonzero tiles; the split and
+  // stream kernels are built for real values only.
   bool has_merge() const {
-    return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge ||
-                        kernel == SpmvKernel::split);
+    return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge || kernel == SpmvKernel::split;
   }
-  bool has_nnz() const { return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::nnz); }
+  bool has_nnz() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::nnz; }
   // The tile pass, the carries' scan and the fix-up: the merge path and the nonzero tiles.
   bool has_tiles() const { return has_merge() || has_nnz(); }
   bool has_split() const { return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::split); }
@@ -181,13 +181,16 @@ struct SpmvPlan {
                            (tuning::kSpmvRowsUnroll * an.row_lanes);
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
     if (complex) {
-      // Complex values: the row kernel whatever the rows (the only kernel built for them), with
-      // all the lanes a row can have when the rows are irregular, so that a long row takes the
-      // fewest loop steps. No column blocks (split_columns moves real values only).
-      an.kernel = SpmvKernel::rows;
+      // Complex values: the row kernel on regular rows (with the real rule's empty-row
+      // windows), else the tiles (no split kernel for complex values): of nonzeros when no row
+      // is empty, of merge items when some are. No column blocks (split_columns moves real
+      // values only).
       if (!regular) {
-        if (!row_lanes_option) an.row_lanes = max_row_lanes();
-      } else if (st.empty_rows * 100 >= st.rows * tuning::kSpmvSkipEmptyPercent && st.empty_rows < st.rows) {
+        an.kernel = st.empty_rows == 0 ? SpmvKernel::nnz : SpmvKernel::merge;
+        return an;
+      }
+      an.kernel = SpmvKernel::rows;
+      if (st.empty_rows * 100 >= st.rows * tuning::kSpmvSkipEmptyPercent && st.empty_rows < st.rows) {
         an.skip_empty_rows = true;
         if (!row_lanes_option)
           an.row_lanes = tuning::spmv_skip_row_lanes(st.rows, st.rows - st.empty_rows, st.nnz, esz, false,
@@ -333,10 +336,8 @@ struct SpmvPlan {
                             "-row matrix with " + std::to_string(an->stats.nnz) +
                             " nonzeros, not of this one (" + std::to_string(a.rows) + " rows, " +
                             std::to_string(a.nnz) + " nonzeros)");
-    // Without an analysis `automatic` runs the merge path, or for complex values the row kernel.
-    const SpmvKernel fallback = complex ? SpmvKernel::rows : SpmvKernel::merge;
-    k = kernel != SpmvKernel::automatic ? kernel : an ? an->kernel : fallback;
-    if (k == SpmvKernel::automatic) k = fallback;
+    k = kernel != SpmvKernel::automatic ? kernel : an ? an->kernel : SpmvKernel::merge;
+    if (k == SpmvKernel::automatic) k = SpmvKernel::merge;
     lanes = an && an->row_lanes ? an->row_lanes
             : k == SpmvKernel::split ? split_lanes(a.rows, a.nnz)
                                      : auto_lanes(a.rows, a.nnz);
@@ -441,17 +442,22 @@ struct SpmvPlan {
     const BufferView tv = temp.sub(0, L.total);
     const BufferView carry = tv.sub(L.carry, tiles * esz), carry_head = tv.sub(L.carry_head, tiles * 4),
                      carry_sums = tv.sub(L.carry_scan, tiles * esz), scan_temp = tv.sub(L.scan, L.total - L.scan);
+    // Complex carries are split by part (spmv_tiles.comp): one scan per part, the same heads.
+    const int scans = complex ? 2 : 1;
+    auto half = [&](BufferView v, int p) { return complex ? v.sub(uint64_t(p) * tiles * part, tiles * part) : v; };
     if (carry_scanned)  // checked before anything is recorded
-      VKPRIM_TRY(vkprim::detail::ScanInternals::check_inclusive(*carry_scan, carry, carry_head, carry_sums,
-                                                                tiles, scan_temp));
+      for (int p = 0; p < scans; ++p)
+        VKPRIM_TRY(vkprim::detail::ScanInternals::check_inclusive(*carry_scan, half(carry, p), carry_head,
+                                                                  half(carry_sums, p), tiles, scan_temp));
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     if (a.rows == 0) return {};
     const BufferView yv = y.sub(0, a.rows * esz);
     uint32_t flags = beta == 0.0 ? kSpmvBetaZero : 0u;
     if (alpha == 0.0) return record_alpha_zero(cmd, yv, a.rows, beta);  // BLAS: no A, no x
     if (nnz_tiles) flags |= kSpmvNonzeroTiles;
-    // Nonzero tiles load 4 entries at once where both arrays are aligned to 4 of them.
-    if (nnz_tiles && items % 4 == 0 && a.col_idx.address % 16 == 0 &&
+    // Nonzero tiles load 4 entries at once where both arrays are aligned to 4 of them (real
+    // values only).
+    if (nnz_tiles && !complex && items % 4 == 0 && a.col_idx.address % 16 == 0 &&
         a.values.address % (4 * esz) == 0)
       flags |= kSpmvVectorLoads;
 
@@ -489,7 +495,10 @@ struct SpmvPlan {
 
     compute_to_compute_barrier(*ctx, cmd);
     if (carry_scanned) {
-      VKPRIM_TRY(carry_scan->inclusive(cmd, carry, carry_head, carry_sums, tiles, scan_temp));
+      for (int p = 0; p < scans; ++p) {
+        if (p) compute_to_compute_barrier(*ctx, cmd);  // the scans share scan_temp
+        VKPRIM_TRY(carry_scan->inclusive(cmd, half(carry, p), carry_head, half(carry_sums, p), tiles, scan_temp));
+      }
       compute_to_compute_barrier(*ctx, cmd);
     }
     SpmvFixupPush fp{y.address,
@@ -771,14 +780,20 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     return make_error(Errc::invalid_argument, "Spmv: items_per_invocation must be in [1, 16]");
   if (uint32_t(o.kernel) > uint32_t(SpmvKernel::nnz))
     return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
-  if (o.complex && o.kernel != SpmvKernel::automatic && o.kernel != SpmvKernel::rows)
+  if (o.complex && (o.kernel == SpmvKernel::stream || o.kernel == SpmvKernel::split))
     return make_error(Errc::unsupported, std::string("Spmv: the ") + to_string(o.kernel) +
                                              " kernel takes real values only; complex values run on the row "
-                                             "kernel (SpmvKernel::rows, or automatic)");
+                                             "kernel, the merge path and the nonzero tiles (rows, merge, nnz or "
+                                             "automatic)");
   plan->kernel = o.kernel;
   plan->complex = o.complex;
   plan->part = plan->esz;
   if (o.complex) plan->esz *= 2;
+  // Complex tiles hold twice the bytes per item: without a workgroup size asked for, the
+  // largest default-or-smaller tile that fits the shared memory.
+  if (o.complex && !o.workgroup_size)
+    while (plan->wg > 32 && tuning::spmv_shared_bytes(plan->wg, tuning::kSpmvItems, plan->esz) > caps.max_shared_memory)
+      plan->wg /= 2;
   // The stream kernel's chunk: items_per_invocation entries per invocation.
   plan->stream_items = o.items_per_invocation ? o.items_per_invocation : tuning::kSpmvStreamItems;
   while (plan->has_stream() &&
@@ -801,7 +816,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   plan->subgroup = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
-                   (plan->esz == 4 || caps.subgroup_extended_types);
+                   (plan->part == 4 || caps.subgroup_extended_types);
   // Row kernel: lane groups must not straddle subgroups, so L <= the subgroup size the shader
   // runs with: the device's default size, required explicitly where the size can vary.
   const uint32_t sg_size = caps.subgroup_size ? caps.subgroup_size : 1;
@@ -831,8 +846,9 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       (nnz_tiles ? plan->nnz_partition[w] : plan->partition[w]) = std::move(*part);
     }
     if (plan->has_tiles()) {
+      const auto layer = variants::layer_axis(plan->subgroup);
       auto tiles = detail::Pipeline::create(
-          ctx, variants::spmv_tiles(real, rp, variants::layer_axis(plan->subgroup)),
+          ctx, plan->complex ? variants::spmv_tiles_complex(real, rp, layer) : variants::spmv_tiles(real, rp, layer),
           detail::kSpmvTilesPushBytes, plan->wg, plan->items);
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
@@ -883,7 +899,8 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   }
   plan->rows_subgroup = rows_subgroup;
   if (plan->has_tiles()) {
-    auto fix = detail::Pipeline::create(ctx, variants::spmv_fixup(real), detail::kSpmvFixupPushBytes,
+    auto fix = detail::Pipeline::create(ctx, plan->complex ? variants::spmv_fixup_complex(real) : variants::spmv_fixup(real),
+                                        detail::kSpmvFixupPushBytes,
                                         tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
     if (!fix) return fix.error();
     plan->fixup = std::move(*fix);

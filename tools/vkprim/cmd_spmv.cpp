@@ -5,7 +5,8 @@
 // auto|merge|nnz|rows|stream|split picks the SpMV kernel (auto: from the row-length analysis,
 // as Spmv::analyze); the table says which ran. --items sets SpmvOptions::items_per_invocation
 // (the stream kernel's chunk). Complex matrices run with complex64 (--values f32) or
-// complex128 (--values f64) values on the row kernel, checked against Eigen's complex product.
+// complex128 (--values f64) values (row kernel, merge path or nonzero tiles), checked against
+// Eigen's complex product.
 // A file that cannot be read or run is reported (its name and why) and skipped; the others
 // still run, and the exit status is 1 when any failed.
 #include <vkprim/elementwise.hpp>

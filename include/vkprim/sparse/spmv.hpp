@@ -1,7 +1,7 @@
 // Sparse matrix times dense vector on the GPU: y = alpha * A * x + beta * y, A in CSR
 // (device_csr.hpp), f32 or f64 (f64 where the device has shaderFloat64; Errc::unsupported
 // otherwise), real or complex (SpmvOptions::complex: complex64 / complex128, real alpha and
-// beta; the row kernel only, see "Complex values" below).
+// beta; the row kernel, the merge path and the nonzero tiles, see "Complex values" below).
 //
 // Five kernels (docs/sparse-gpu.md):
 //
@@ -88,14 +88,17 @@
 // depend on its place in the list (fixed chunks, fixed trees, partials added in piece order).
 // All differ from a serial CPU sum by rounding, within ~ (row length) * eps * sum |a_ij x_j|.
 //
-// Complex values (SpmvOptions::complex, CsrView::complex): the row kernel's complex build (the
-// same lane groups, loop and fixed tree, each sum per part; products complex). `automatic`
-// takes it with or without an analysis: on regular rows with the lanes and empty-row skipping
-// of the real rule, on irregular rows with the most lanes per row (a long row still stalls its
-// subgroup: complex products are correct on any row-length distribution but fast only on
-// regular rows). The merge path, nonzero tiles, split and stream kernels are real-only:
-// forcing one for complex values is Errc::unsupported. No column blocks are recommended.
-// Deterministic as the real row kernel, bit for bit from run to run, at every subgroup size.
+// Complex values (SpmvOptions::complex, CsrView::complex): complex builds of the row kernel
+// (the same lane groups, loop and fixed tree, each sum per part), the merge path and the
+// nonzero tiles (the same tiles; the in-tile segmented scan runs once per part with the same
+// heads, and the tiles' carries are stored split by part, so the carries' segmented scan and
+// the fix-up run once per part); products are complex. `automatic` with an analysis takes the
+// row kernel on regular rows (the real rule, empty-row windows included) and otherwise the
+// nonzero tiles (no empty row) or the merge path; without one, the merge path. The split and
+// stream kernels are real-only: forcing one for complex values is Errc::unsupported at create().
+// No column blocks are recommended. A complex tile holds twice the bytes: without
+// SpmvOptions::workgroup_size the plan halves the tile until it fits the shared memory.
+// Deterministic as the real kernels, bit for bit from run to run, at every subgroup size.
 //
 // BLAS conventions: beta == 0 means y is not read (NaNs in y do not propagate); alpha == 0 means
 // A and x are not read (y = beta * y).
@@ -151,8 +154,8 @@ struct SpmvOptions {
   uint32_t row_lanes = 0;
   // Complex values (CsrView::complex): A, x and y hold complex64 (type f32) or complex128
   // (type f64) values, each two parts of `type`, real part first; alpha and beta stay real.
-  // Such a plan runs the row kernel only (`automatic` and `rows`, with or without an
-  // analysis); forcing another kernel is Errc::unsupported at create().
+  // Such a plan runs the row kernel, the merge path and the nonzero tiles (`automatic`,
+  // `rows`, `merge`, `nnz`); forcing `stream` or `split` is Errc::unsupported at create().
   bool complex = false;
 };
 
@@ -202,7 +205,7 @@ class Spmv {
  public:
   // Builds the pipelines for `type` (f32 or f64; with options.complex the type of each part),
   // both row-pointer widths. Errc::unsupported for f64 without shaderFloat64 and for complex
-  // values with a forced kernel other than the row kernel; invalid_argument for another type
+  // values with the stream or split kernel forced; invalid_argument for another type
   // or a bad tile shape, limit_exceeded when the tile does not fit the device's shared memory.
   static Result<Spmv> create(const Context& ctx, ValueType type, const SpmvOptions& options = {});
 
