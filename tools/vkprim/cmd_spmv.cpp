@@ -336,6 +336,7 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
     sopt.complex = true;
     auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>(), sopt);
     if (!plan) return make_error(plan.error().code, name + ": " + plan.error().message);
+    VKPRIM_TRY(plan->reserve(a->rows(), a->nnz()));
     const sparse::CsrView view = a->view();
     const auto t0 = std::chrono::steady_clock::now();
     auto an = plan->analyze(rt, view);
@@ -344,7 +345,7 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
     kr.kernel_option = to_string(kernel);
     kr.kernel = to_string(an->kernel);
     if (an->skip_empty_rows) kr.kernel += "-skip-empty";
-    kr.row_lanes = an->row_lanes;
+    kr.row_lanes = an->kernel == sparse::SpmvKernel::rows ? an->row_lanes : 0;
     kr.stats = an->stats;
     if (cli.column_blocks > 1)
       return make_error(Errc::unsupported, name + ": --column-blocks: complex matrices are not split by columns");
@@ -629,8 +630,8 @@ void register_spmv(CLI::App& app, Action& action) {
       if (!failed.empty()) {
         std::string list;
         for (const auto& f : failed) list += (list.empty() ? "" : ", ") + f;
-        fmt::print(stderr, "vkprim: {} of {} matrices failed: {}\n", failed.size(),
-                   generate.size() + files.size(), list);
+        fmt::print(stderr, "vkprim: failed: {} (of {} matrices; the other results are in the table)\n", list,
+                   generate.size() + files.size());
       }
       return unverified || !failed.empty() ? kExitFailure : kExitOk;
     };
