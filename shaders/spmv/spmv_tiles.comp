@@ -180,7 +180,8 @@ void main() {
   const uint batches = uint((uint64_t(n_rows) + ROW_BATCH - 1u) / ROW_BATCH);
   V prod[ITEMS];
   [[unroll]] for (uint s = 0u; s < ITEMS; ++s)
-    prod[s] = col[s] < pc.cols ? V_MUL(val[s], VBuf(pc.x_addr + uint64_t(col[s]) * V_SIZE).v[0]) : V(0);
+    prod[s] = col[s] < pc.cols ? V_MUL(val[s], VBuf(pc.x_addr + uint64_t(col[s]) * V_SIZE).v[0])
+                               : V(0);
 
   // 2. Row ends into the bitmask (zeroed above), batch by batch.
   barrier();

@@ -133,13 +133,15 @@ struct Reader {
       // complex[float32|float64]: the dataset holds 2 * in_file floats, each value's real
       // part at 2k and its imaginary part at 2k + 1 (Binsparse v0.1, "Complex Values").
       if (!type->is_float())
-        return fail("data_types.values: complex[...] needs float32 or float64, found complex[" + type->scalar + "]");
+        return fail("data_types.values: complex[...] needs float32 or float64, found complex[" +
+                    type->scalar + "]");
       if (in_file > INT64_MAX / 2) return fail("dataset 'values' is too large for complex values");
       std::vector<double> parts;
       VKPRIM_TRY(read("values", 2 * in_file, *type, parts));
       m.field = Field::complex;
       m.complex_values.resize(size_t(in_file));
-      for (size_t k = 0; k < size_t(in_file); ++k) m.complex_values[k] = {parts[2 * k], parts[2 * k + 1]};
+      for (size_t k = 0; k < size_t(in_file); ++k)
+        m.complex_values[k] = {parts[2 * k], parts[2 * k + 1]};
       if (type->iso) m.complex_values.assign(size_t(count), m.complex_values[0]);
       return {};
     }
@@ -297,7 +299,8 @@ Status apply_structure(const Reader& r, CooMatrix& m) {
     // A hermitian complex matrix's lower-triangle value is the conjugated upper one.
     if (m.symmetry == Symmetry::hermitian && m.field == Field::complex)
       for (size_t k = 0; k < m.row_indices.size(); ++k)
-        if (m.row_indices[k] != m.col_indices[k]) m.complex_values[k] = std::conj(m.complex_values[k]);
+        if (m.row_indices[k] != m.col_indices[k])
+          m.complex_values[k] = std::conj(m.complex_values[k]);
     std::swap(m.row_indices, m.col_indices);
   }
   return {};

@@ -166,9 +166,10 @@ Status write_binsparse(const CooMatrix& m, const std::filesystem::path& path, co
     case Field::complex:
       // Binsparse v0.1 stores complex values as a float array of twice the length: value
       // k's real part at 2k, its imaginary part at 2k + 1 (std::complex<double>'s layout).
-      VKPRIM_TRY(write_dataset(file.get(), name, "values",
-                               options.precision == RealPrecision::f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
-                               H5T_NATIVE_DOUBLE, entries->complex_values.data(), 2 * n));
+      VKPRIM_TRY(
+          write_dataset(file.get(), name, "values",
+                        options.precision == RealPrecision::f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                        H5T_NATIVE_DOUBLE, entries->complex_values.data(), 2 * n));
       break;
     case Field::pattern: {
       const int8_t one = 1;

@@ -297,7 +297,7 @@ Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
-  const Out out{m.row_indices.data(),    m.col_indices.data(),     m.real_values.data(),
+  const Out out{m.row_indices.data(),    m.col_indices.data(),    m.real_values.data(),
                 m.integer_values.data(), m.complex_values.data(), store};
 
   // Parse.

@@ -52,7 +52,8 @@ bool format(const CooMatrix& m, const MatrixMarketWriteOptions& options, const S
       const std::complex<double> v = m.complex_values[size_t(k)];
       for (const double part : {v.real(), v.imag()}) {
         *p++ = ' ';
-        p = f32 ? std::to_chars(p, line_end, static_cast<float>(part)).ptr : std::to_chars(p, line_end, part).ptr;
+        p = f32 ? std::to_chars(p, line_end, static_cast<float>(part)).ptr
+                : std::to_chars(p, line_end, part).ptr;
       }
     }
     *p++ = '\n';

@@ -85,18 +85,24 @@ struct SpmvPlan {
   // Complex values run on the row kernel, the merge path and the nonzero tiles; the split and
   // stream kernels are built for real values only.
   bool has_merge() const {
-    return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge || kernel == SpmvKernel::split;
+    return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge ||
+           kernel == SpmvKernel::split;
   }
   bool has_nnz() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::nnz; }
   // The tile pass, the carries' scan and the fix-up: the merge path and the nonzero tiles.
   bool has_tiles() const { return has_merge() || has_nnz(); }
-  bool has_split() const { return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::split); }
+  bool has_split() const {
+    return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::split);
+  }
   bool has_rows() const {
-    return has_split() || kernel == SpmvKernel::rows || (complex && kernel == SpmvKernel::automatic);
+    return has_split() || kernel == SpmvKernel::rows ||
+           (complex && kernel == SpmvKernel::automatic);
   }
   // The row kernel over windows that skip empty rows: only an analysis under automatic asks.
   bool has_rows_window() const { return kernel == SpmvKernel::automatic; }
-  bool has_stream() const { return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream); }
+  bool has_stream() const {
+    return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream);
+  }
   // [0]: u32 row pointer, [1]: u64. One tile pass for both partitions.
   Pipeline partition[2], nnz_partition[2], tiles[2], fixup;
   Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], list_kernel[2],
@@ -190,11 +196,12 @@ struct SpmvPlan {
         return an;
       }
       an.kernel = SpmvKernel::rows;
-      if (st.empty_rows * 100 >= st.rows * tuning::kSpmvSkipEmptyPercent && st.empty_rows < st.rows) {
+      if (st.empty_rows * 100 >= st.rows * tuning::kSpmvSkipEmptyPercent &&
+          st.empty_rows < st.rows) {
         an.skip_empty_rows = true;
         if (!row_lanes_option)
-          an.row_lanes = tuning::spmv_skip_row_lanes(st.rows, st.rows - st.empty_rows, st.nnz, esz, false,
-                                                     max_lanes);
+          an.row_lanes = tuning::spmv_skip_row_lanes(st.rows, st.rows - st.empty_rows, st.nnz, esz,
+                                                     false, max_lanes);
       }
       return an;
     }
@@ -290,8 +297,9 @@ struct SpmvPlan {
       return make_error(Errc::invalid_argument, "Spmv: " + std::move(m));
     };
     if (a.value_type != type || a.complex != complex)
-      return bad(std::string("the matrix holds ") + (a.complex ? "complex " : "") + to_string(a.value_type) +
-                 " values, the plan is for " + (complex ? "complex " : "") + to_string(type));
+      return bad(std::string("the matrix holds ") + (a.complex ? "complex " : "") +
+                 to_string(a.value_type) + " values, the plan is for " +
+                 (complex ? "complex " : "") + to_string(type));
     if (a.rows >= (uint64_t(1) << 32) || a.cols >= (uint64_t(1) << 32))
       return bad("rows and cols must be < 2^32");
     if (!a.row_ptr_64 && a.nnz >= (uint64_t(1) << 32))
@@ -444,11 +452,13 @@ struct SpmvPlan {
                      carry_sums = tv.sub(L.carry_scan, tiles * esz), scan_temp = tv.sub(L.scan, L.total - L.scan);
     // Complex carries are split by part (spmv_tiles.comp): one scan per part, the same heads.
     const int scans = complex ? 2 : 1;
-    auto half = [&](BufferView v, int p) { return complex ? v.sub(uint64_t(p) * tiles * part, tiles * part) : v; };
+    auto half = [&](BufferView v, int p) {
+      return complex ? v.sub(uint64_t(p) * tiles * part, tiles * part) : v;
+    };
     if (carry_scanned)  // checked before anything is recorded
       for (int p = 0; p < scans; ++p)
-        VKPRIM_TRY(vkprim::detail::ScanInternals::check_inclusive(*carry_scan, half(carry, p), carry_head,
-                                                                  half(carry_sums, p), tiles, scan_temp));
+        VKPRIM_TRY(vkprim::detail::ScanInternals::check_inclusive(
+            *carry_scan, half(carry, p), carry_head, half(carry_sums, p), tiles, scan_temp));
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     if (a.rows == 0) return {};
     const BufferView yv = y.sub(0, a.rows * esz);
@@ -497,7 +507,8 @@ struct SpmvPlan {
     if (carry_scanned) {
       for (int p = 0; p < scans; ++p) {
         if (p) compute_to_compute_barrier(*ctx, cmd);  // the scans share scan_temp
-        VKPRIM_TRY(carry_scan->inclusive(cmd, half(carry, p), carry_head, half(carry_sums, p), tiles, scan_temp));
+        VKPRIM_TRY(carry_scan->inclusive(cmd, half(carry, p), carry_head, half(carry_sums, p),
+                                         tiles, scan_temp));
       }
       compute_to_compute_barrier(*ctx, cmd);
     }
@@ -781,10 +792,11 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   if (uint32_t(o.kernel) > uint32_t(SpmvKernel::nnz))
     return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
   if (o.complex && (o.kernel == SpmvKernel::stream || o.kernel == SpmvKernel::split))
-    return make_error(Errc::unsupported, std::string("Spmv: the ") + to_string(o.kernel) +
-                                             " kernel takes real values only; complex values run on the row "
-                                             "kernel, the merge path and the nonzero tiles (rows, merge, nnz or "
-                                             "automatic)");
+    return make_error(Errc::unsupported,
+                      std::string("Spmv: the ") + to_string(o.kernel) +
+                          " kernel takes real values only; complex values run on the row "
+                          "kernel, the merge path and the nonzero tiles (rows, merge, nnz or "
+                          "automatic)");
   plan->kernel = o.kernel;
   plan->complex = o.complex;
   plan->part = plan->esz;
@@ -792,7 +804,8 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   // Complex tiles hold twice the bytes per item: without a workgroup size asked for, the
   // largest default-or-smaller tile that fits the shared memory.
   if (o.complex && !o.workgroup_size)
-    while (plan->wg > 32 && tuning::spmv_shared_bytes(plan->wg, tuning::kSpmvItems, plan->esz) > caps.max_shared_memory)
+    while (plan->wg > 32 && tuning::spmv_shared_bytes(plan->wg, tuning::kSpmvItems, plan->esz) >
+                                caps.max_shared_memory)
       plan->wg /= 2;
   // The stream kernel's chunk: items_per_invocation entries per invocation.
   plan->stream_items = o.items_per_invocation ? o.items_per_invocation : tuning::kSpmvStreamItems;
@@ -813,7 +826,8 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                                                 " items does not fit the device's shared memory");
   // The in-tile scan's subgroup layer uses relative shuffles and ballot (UNIFORM), and 64-bit
   // subgroup types for f64 (the same conditions as SegmentedScan).
-  plan->subgroup = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+  plan->subgroup = o.use_subgroup_ops &&
+                   (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
                    (plan->part == 4 || caps.subgroup_extended_types);
@@ -847,9 +861,11 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     }
     if (plan->has_tiles()) {
       const auto layer = variants::layer_axis(plan->subgroup);
-      auto tiles = detail::Pipeline::create(
-          ctx, plan->complex ? variants::spmv_tiles_complex(real, rp, layer) : variants::spmv_tiles(real, rp, layer),
-          detail::kSpmvTilesPushBytes, plan->wg, plan->items);
+      auto tiles =
+          detail::Pipeline::create(ctx,
+                                   plan->complex ? variants::spmv_tiles_complex(real, rp, layer)
+                                                 : variants::spmv_tiles(real, rp, layer),
+                                   detail::kSpmvTilesPushBytes, plan->wg, plan->items);
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
     }
@@ -899,9 +915,9 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   }
   plan->rows_subgroup = rows_subgroup;
   if (plan->has_tiles()) {
-    auto fix = detail::Pipeline::create(ctx, plan->complex ? variants::spmv_fixup_complex(real) : variants::spmv_fixup(real),
-                                        detail::kSpmvFixupPushBytes,
-                                        tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
+    auto fix = detail::Pipeline::create(
+        ctx, plan->complex ? variants::spmv_fixup_complex(real) : variants::spmv_fixup(real),
+        detail::kSpmvFixupPushBytes, tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
     if (!fix) return fix.error();
     plan->fixup = std::move(*fix);
   }

@@ -2,18 +2,17 @@
 // skew-symmetric ones negated, symmetric ones equal), Binsparse complex[float32|float64]
 // (values stored as 2n floats: real part at 2k, imaginary part at 2k + 1), round trips
 // between the two, and errors that name the file, the line and what was expected.
-#include "test_support.hpp"
-
-#include <vkprim/sparse/binsparse.hpp>
-#include <vkprim/sparse/matrix_file.hpp>
-#include <vkprim/sparse/matrix_market.hpp>
-
 #include <hdf5.h>
 
 #include <cmath>
 #include <complex>
 #include <map>
 #include <vector>
+#include <vkprim/sparse/binsparse.hpp>
+#include <vkprim/sparse/matrix_file.hpp>
+#include <vkprim/sparse/matrix_market.hpp>
+
+#include "test_support.hpp"
 
 using namespace vkprim;
 using namespace vkprim::sparse;
@@ -29,7 +28,8 @@ ComplexMap complex_map(const CooMatrix& m) {
   REQUIRE(m.field == Field::complex);
   REQUIRE(m.complex_values.size() == size_t(m.nnz()));
   ComplexMap out;
-  for (int64_t k = 0; k < m.nnz(); ++k) out[{m.row_indices[size_t(k)], m.col_indices[size_t(k)]}] += m.complex_values[size_t(k)];
+  for (int64_t k = 0; k < m.nnz(); ++k)
+    out[{m.row_indices[size_t(k)], m.col_indices[size_t(k)]}] += m.complex_values[size_t(k)];
   return out;
 }
 
@@ -61,7 +61,8 @@ std::string error_of(const std::string& text) {
 
 // An HDF5 file with a descriptor and a float64 (or float32) "values" dataset plus int64 index
 // datasets: what another Binsparse writer following the spec produces.
-void write_complex_file(const fs::path& p, const std::string& json, const std::map<std::string, std::vector<int64_t>>& ints,
+void write_complex_file(const fs::path& p, const std::string& json,
+                        const std::map<std::string, std::vector<int64_t>>& ints,
                         const std::vector<double>& values, bool f32) {
   hid_t f = H5Fcreate(p.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   hid_t t = H5Tcopy(H5T_C_S1);
@@ -82,7 +83,8 @@ void write_complex_file(const fs::path& p, const std::string& json, const std::m
   }
   hsize_t dims[1] = {values.size()};
   hid_t sp = H5Screate_simple(1, dims, nullptr);
-  hid_t d = H5Dcreate2(f, "values", f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t d = H5Dcreate2(f, "values", f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, sp, H5P_DEFAULT,
+                       H5P_DEFAULT, H5P_DEFAULT);
   H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
   H5Dclose(d);
   H5Sclose(sp);
@@ -90,9 +92,11 @@ void write_complex_file(const fs::path& p, const std::string& json, const std::m
 }
 
 std::string coo_descriptor(const char* values_type, int64_t n, const char* structure = nullptr) {
-  std::string s = R"({"binsparse": {"version": "0.1", "format": "COO", "shape": [3, 3], "number_of_stored_values": )" +
-                  std::to_string(n) + R"(, "data_types": {"indices_0": "int64", "indices_1": "int64", "values": ")" +
-                  values_type + "\"}";
+  std::string s =
+      R"({"binsparse": {"version": "0.1", "format": "COO", "shape": [3, 3], "number_of_stored_values": )" +
+      std::to_string(n) +
+      R"(, "data_types": {"indices_0": "int64", "indices_1": "int64", "values": ")" + values_type +
+      "\"}";
   if (structure) s += std::string(R"(, "structure": ")") + structure + "\"";
   return s + "}}";
 }
@@ -101,7 +105,9 @@ std::string coo_descriptor(const char* values_type, int64_t n, const char* struc
 
 TEST_CASE("complex Matrix Market: values, symmetry expansion and duplicates", "[mm][complex]") {
   SECTION("a general matrix keeps both parts in file order") {
-    const auto m = parse("%%MatrixMarket matrix coordinate complex general\n2 3 3\n1 1 1.5 -2\n2 3 0 1e-3\n1 2 -4 +5\n")
+    const auto m = parse(
+                       "%%MatrixMarket matrix coordinate complex general\n2 3 3\n1 1 1.5 -2\n2 3 0 "
+                       "1e-3\n1 2 -4 +5\n")
                        .value();
     CHECK(m.field == Field::complex);
     CHECK(m.rows == 2);
@@ -114,17 +120,26 @@ TEST_CASE("complex Matrix Market: values, symmetry expansion and duplicates", "[
     CHECK(validate(m).ok());
   }
   SECTION("hermitian mirrors are conjugated, the diagonal is not mirrored") {
-    const auto m =
-        parse("%%MatrixMarket matrix coordinate complex hermitian\n3 3 3\n2 1 1 2\n3 3 5 0\n3 2 -1 -3\n", true).value();
+    const auto m = parse(
+                       "%%MatrixMarket matrix coordinate complex hermitian\n3 3 3\n2 1 1 2\n3 3 5 "
+                       "0\n3 2 -1 -3\n",
+                       true)
+                       .value();
     CHECK(m.symmetry == Symmetry::general);
     CHECK(m.nnz() == 5);
-    CHECK(complex_map(m) ==
-          ComplexMap{{{1, 0}, {1, 2}}, {{0, 1}, {1, -2}}, {{2, 2}, {5, 0}}, {{2, 1}, {-1, -3}}, {{1, 2}, {-1, 3}}});
+    CHECK(complex_map(m) == ComplexMap{{{1, 0}, {1, 2}},
+                                       {{0, 1}, {1, -2}},
+                                       {{2, 2}, {5, 0}},
+                                       {{2, 1}, {-1, -3}},
+                                       {{1, 2}, {-1, 3}}});
   }
   SECTION("skew-symmetric mirrors are negated, symmetric mirrors equal") {
-    const auto skew = parse("%%MatrixMarket matrix coordinate complex skew-symmetric\n2 2 1\n2 1 1 2\n", true).value();
+    const auto skew =
+        parse("%%MatrixMarket matrix coordinate complex skew-symmetric\n2 2 1\n2 1 1 2\n", true)
+            .value();
     CHECK(complex_map(skew) == ComplexMap{{{1, 0}, {1, 2}}, {{0, 1}, {-1, -2}}});
-    const auto sym = parse("%%MatrixMarket matrix coordinate complex symmetric\n2 2 1\n2 1 1 2\n", true).value();
+    const auto sym =
+        parse("%%MatrixMarket matrix coordinate complex symmetric\n2 2 1\n2 1 1 2\n", true).value();
     CHECK(complex_map(sym) == ComplexMap{{{1, 0}, {1, 2}}, {{0, 1}, {1, 2}}});
   }
   SECTION("expand_symmetry on a hand-built matrix conjugates") {
@@ -141,7 +156,9 @@ TEST_CASE("complex Matrix Market: values, symmetry expansion and duplicates", "[
     CHECK(m.complex_values == std::vector<C>{{3, 4}, {3, -4}, {7, 0}});
   }
   SECTION("duplicates sum both parts in input order; to_csr and to_coo carry the values") {
-    CooMatrix m = parse("%%MatrixMarket matrix coordinate complex general\n2 2 4\n2 2 1 1\n1 2 2 0\n2 2 0.5 -3\n1 1 0 1\n")
+    CooMatrix m = parse(
+                      "%%MatrixMarket matrix coordinate complex general\n2 2 4\n2 2 1 1\n1 2 2 "
+                      "0\n2 2 0.5 -3\n1 1 0 1\n")
                       .value();
     auto csr = to_csr(m, true).value();
     CHECK(csr.field == Field::complex);
@@ -158,7 +175,8 @@ TEST_CASE("complex Matrix Market: values, symmetry expansion and duplicates", "[
     CHECK(m.complex_values == csr.complex_values);
   }
   SECTION("a vector and a dense array") {
-    const auto v = parse("%%MatrixMarket vector coordinate complex general\n4 2\n1 1 2\n4 3 -4\n").value();
+    const auto v =
+        parse("%%MatrixMarket vector coordinate complex general\n4 2\n1 1 2\n4 3 -4\n").value();
     CHECK(v.cols == 1);
     CHECK(complex_map(v) == ComplexMap{{{0, 0}, {1, 2}}, {{3, 0}, {3, -4}}});
     const auto a = parse("%%MatrixMarket matrix array complex general\n2 1\n1 2\n3 4\n").value();
@@ -178,15 +196,19 @@ TEST_CASE("complex Matrix Market: values, symmetry expansion and duplicates", "[
   }
 }
 
-TEST_CASE("complex Matrix Market: malformed lines name the file, the line and what was expected", "[mm][complex]") {
+TEST_CASE("complex Matrix Market: malformed lines name the file, the line and what was expected",
+          "[mm][complex]") {
   const std::string head = "%%MatrixMarket matrix coordinate complex general\n2 2 2\n1 1 1 0\n";
-  CHECK(error_of(head + "2 2 1\n") == "t.mtx:4: expected the imaginary part of a complex value, found end of line");
-  CHECK(error_of(head + "2 2 1") == "t.mtx:4: expected the imaginary part of a complex value, found end of file");
+  CHECK(error_of(head + "2 2 1\n") ==
+        "t.mtx:4: expected the imaginary part of a complex value, found end of line");
+  CHECK(error_of(head + "2 2 1") ==
+        "t.mtx:4: expected the imaginary part of a complex value, found end of file");
   CHECK(error_of(head + "2 2 1 x\n") ==
         "t.mtx:4: expected the imaginary part of a complex value (a real number), found 'x'");
   CHECK(error_of(head + "2 2 y 1\n") ==
         "t.mtx:4: expected a complex value (real part, then imaginary part), found 'y'");
-  CHECK(error_of(head + "2 2 1 2 3\n") == "t.mtx:4: expected end of line after the entry, found '3'");
+  CHECK(error_of(head + "2 2 1 2 3\n") ==
+        "t.mtx:4: expected end of line after the entry, found '3'");
   CHECK(error_of(head + "2 2\n") ==
         "t.mtx:4: expected a complex value (real part, then imaginary part), found end of line");
   CHECK(error_of("%%MatrixMarket matrix array complex general\n1 2\n1 1\n2\n") ==
@@ -198,7 +220,8 @@ TEST_CASE("complex Matrix Market: malformed lines name the file, the line and wh
     o.threads = 2;
     const auto r = parse_matrix_market(head + "2 2 1\n", "t.mtx", o);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().message == "t.mtx:4: expected the imaginary part of a complex value, found end of line");
+    CHECK(r.error().message ==
+          "t.mtx:4: expected the imaginary part of a complex value, found end of line");
   }
   TempDir dir("complex_errors");
   const fs::path p = dir.path / "bad.mtx";
@@ -206,7 +229,8 @@ TEST_CASE("complex Matrix Market: malformed lines name the file, the line and wh
   const auto r = read_matrix_market(p);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == Errc::parse_error);
-  CHECK(r.error().message == p.string() + ":4: expected the imaginary part of a complex value, found end of line");
+  CHECK(r.error().message ==
+        p.string() + ":4: expected the imaginary part of a complex value, found end of line");
 }
 
 TEST_CASE("complex edge files: values against hand-written expectations", "[mm][edge][complex]") {
@@ -233,12 +257,17 @@ TEST_CASE("complex edge files: values against hand-written expectations", "[mm][
     CHECK(map.at({1, 2}) == C(1.4933320877092915, .3859196475147934));
     CHECK(map.at({1, 1}) == C(1.7073102613255353, -1));  // a diagonal is kept as stored
   }
-  SECTION("CHOLMOD fullcsa.mtx: symmetric complex array, blank lines and a comment between values") {
+  SECTION(
+      "CHOLMOD fullcsa.mtx: symmetric complex array, blank lines and a comment between values") {
     const auto m = read(edge / "suitesparse/CHOLMOD/fullcsa.mtx", true).value();
-    CHECK(complex_map(m) == ComplexMap{{{0, 0}, {1.3, 2.3}}, {{1, 0}, {3.4, 1.7}}, {{0, 1}, {3.4, 1.7}}, {{1, 1}, {7.7, 8.0}}});
+    CHECK(complex_map(m) == ComplexMap{{{0, 0}, {1.3, 2.3}},
+                                       {{1, 0}, {3.4, 1.7}},
+                                       {{0, 1}, {3.4, 1.7}},
+                                       {{1, 1}, {7.7, 8.0}}});
   }
   SECTION("KLU 1c, onec, ctina, arrowc") {
-    CHECK(complex_map(read(edge / "suitesparse/KLU/1c.mtx").value()) == ComplexMap{{{0, 0}, {1, 1}}});
+    CHECK(complex_map(read(edge / "suitesparse/KLU/1c.mtx").value()) ==
+          ComplexMap{{{0, 0}, {1, 1}}});
     const auto onec = read(edge / "suitesparse/KLU/onec.mtx").value();
     CHECK(onec.complex_values == std::vector<C>(4, C(0, 0)));  // explicit zeros are stored entries
     const auto ctina = read(edge / "suitesparse/KLU/ctina.mtx").value();
@@ -250,17 +279,24 @@ TEST_CASE("complex edge files: values against hand-written expectations", "[mm][
   }
   SECTION("peers' hermitian files expand to their *_general files") {
     const auto expanded = read(fmm / "symmetry/coordinate_hermitian_row.mtx", true, true).value();
-    const auto general = read(fmm / "symmetry/coordinate_hermitian_row_general.mtx", false, true).value();
+    const auto general =
+        read(fmm / "symmetry/coordinate_hermitian_row_general.mtx", false, true).value();
     CHECK(expanded.row_indices == general.row_indices);
     CHECK(expanded.col_indices == general.col_indices);
     CHECK(expanded.complex_values == general.complex_values);
     // The common wrong answer (the diagonal mirrored too) must differ.
-    const auto dup = read(fmm / "symmetry/coordinate_hermitian_row_general_dup.mtx", false, true).value();
+    const auto dup =
+        read(fmm / "symmetry/coordinate_hermitian_row_general_dup.mtx", false, true).value();
     CHECK(complex_map(dup) != complex_map(expanded));
     CHECK(complex_map(read(fmm / "symmetry_array/array_hermitian.mtx", true).value()) ==
           complex_map(read(fmm / "symmetry_array/array_hermitian_general.mtx").value()));
-    CHECK(complex_map(read(edge / "fast_matrix_market/python/matrix_coordinate_complex_hermitian.mtx", true).value()) ==
-          ComplexMap{{{2, 0}, {10, 1}}, {{0, 2}, {10, -1}}, {{2, 1}, {20, 2}}, {{1, 2}, {20, -2}}, {{2, 2}, {30, 3}}});
+    CHECK(complex_map(
+              read(edge / "fast_matrix_market/python/matrix_coordinate_complex_hermitian.mtx", true)
+                  .value()) == ComplexMap{{{2, 0}, {10, 1}},
+                                          {{0, 2}, {10, -1}},
+                                          {{2, 1}, {20, 2}},
+                                          {{1, 2}, {20, -2}},
+                                          {{2, 2}, {30, 3}}});
   }
   SECTION("dense, vector, duplicates, overflow") {
     const auto dense = read(edge / "lagraph/complex.mtx").value();
@@ -268,25 +304,30 @@ TEST_CASE("complex edge files: values against hand-written expectations", "[mm][
     CHECK(dense.complex_values.back() == C(.498, .890));
     CHECK(dense.row_indices[1] == 1);  // column-major
     const auto vec = read(fmm / "vector_coordinate_complex.mtx").value();
-    CHECK(complex_map(vec) == ComplexMap{{{0, 0}, {101, 0}}, {{1, 0}, {202, 1}}, {{3, 0}, {404, 0}}});
+    CHECK(complex_map(vec) ==
+          ComplexMap{{{0, 0}, {101, 0}}, {{1, 0}, {202, 1}}, {{3, 0}, {404, 0}}});
     const auto dupes = read(fmm / "vector_coordinate_complex_dupes.mtx", false, true).value();
     CHECK(complex_map(dupes).at({3, 0}) == C(404, 0));
-    const auto gb = read(fmm / "graphblas/matrix_float_complex.mtx", false, true).value();  // no final newline
+    const auto gb =
+        read(fmm / "graphblas/matrix_float_complex.mtx", false, true).value();  // no final newline
     CHECK(complex_map(gb) == ComplexMap{{{0, 0}, {1, 0}}, {{1, 0}, {1, 0}}, {{2, 0}, {2, 0}}});
     const auto big = read(fmm / "overflow/overflow_value_gt_complex128.mtx").value();
     CHECK(big.complex_values[0] == C(1, INFINITY));
     CHECK(big.complex_values[2] == C(INFINITY, INFINITY));
-    const auto longc = read(edge / "fast_matrix_market/python/long_double/longcomplex_coordinate.mtx").value();
+    const auto longc =
+        read(edge / "fast_matrix_market/python/long_double/longcomplex_coordinate.mtx").value();
     CHECK(longc.complex_values[0] == C(INFINITY, INFINITY));
   }
   SECTION("0-based indices are refused with their line") {
     const auto r = read(edge / "suitesparse/ParU/c2.mtx");
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().message.find(":9: expected a row index in 1..2, found '0'") != std::string::npos);
+    CHECK(r.error().message.find(":9: expected a row index in 1..2, found '0'") !=
+          std::string::npos);
   }
 }
 
-TEST_CASE("complex round trips: Matrix Market -> Binsparse -> Matrix Market", "[binsparse][mm][complex]") {
+TEST_CASE("complex round trips: Matrix Market -> Binsparse -> Matrix Market",
+          "[binsparse][mm][complex]") {
   TempDir dir("complex_round_trip");
   CooMatrix m;
   m.rows = 4;
@@ -299,7 +340,10 @@ TEST_CASE("complex round trips: Matrix Market -> Binsparse -> Matrix Market", "[
   REQUIRE(write_matrix_market(m, mtx).ok());
   const auto text = read_matrix_market(mtx).value();
   CHECK(identical(text, m));
-  CHECK(read_text(mtx).rfind("%%MatrixMarket matrix coordinate complex general\n4 3 5\n4 3 0.3333333333333333 -2.5\n", 0) == 0);
+  CHECK(
+      read_text(mtx).rfind(
+          "%%MatrixMarket matrix coordinate complex general\n4 3 5\n4 3 0.3333333333333333 -2.5\n",
+          0) == 0);
 
   for (const auto format : {BinsparseFormat::coo, BinsparseFormat::csr, BinsparseFormat::csc}) {
     for (const auto precision : {RealPrecision::f64, RealPrecision::f32}) {
@@ -323,7 +367,8 @@ TEST_CASE("complex round trips: Matrix Market -> Binsparse -> Matrix Market", "[
         CHECK(identical(sorted_back, sorted_expected));
       }
       // And back to Matrix Market text (f32 printed as floats).
-      REQUIRE(write_matrix_file(back, mtx2, {precision, IndexWidth::i64, BinsparseFormat::csr}).ok());
+      REQUIRE(
+          write_matrix_file(back, mtx2, {precision, IndexWidth::i64, BinsparseFormat::csr}).ok());
       // f32 text reads back as the double nearest to it: rounded to float, it is the value.
       CooMatrix text_back = read_matrix_market(mtx2).value();
       if (precision == RealPrecision::f32)
@@ -334,7 +379,8 @@ TEST_CASE("complex round trips: Matrix Market -> Binsparse -> Matrix Market", "[
 
   SECTION("the values dataset holds 2n floats with the complex[...] type") {
     const fs::path bsp = dir.path / "layout.bsp.h5";
-    REQUIRE(write_binsparse(text, bsp, {BinsparseFormat::coo, IndexWidth::i64, RealPrecision::f64}).ok());
+    REQUIRE(write_binsparse(text, bsp, {BinsparseFormat::coo, IndexWidth::i64, RealPrecision::f64})
+                .ok());
     hid_t f = H5Fopen(bsp.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     hid_t d = H5Dopen2(f, "values", H5P_DEFAULT);
     hid_t s = H5Dget_space(d);
@@ -360,7 +406,9 @@ TEST_CASE("complex round trips: Matrix Market -> Binsparse -> Matrix Market", "[
     H5Fclose(f);
   }
 
-  SECTION("a hermitian matrix keeps its stored triangle; an upper triangle is conjugated into the lower") {
+  SECTION(
+      "a hermitian matrix keeps its stored triangle; an upper triangle is conjugated into the "
+      "lower") {
     CooMatrix h;
     h.rows = h.cols = 3;
     h.field = Field::complex;
@@ -390,21 +438,24 @@ TEST_CASE("complex round trips: Matrix Market -> Binsparse -> Matrix Market", "[
 TEST_CASE("Binsparse complex files written by the spec's layout are read", "[binsparse][complex]") {
   TempDir dir("complex_spec");
   const fs::path p = dir.path / "c.bsp.h5";
-  const std::map<std::string, std::vector<int64_t>> idx = {{"indices_0", {0, 2}}, {"indices_1", {1, 2}}};
+  const std::map<std::string, std::vector<int64_t>> idx = {{"indices_0", {0, 2}},
+                                                           {"indices_1", {1, 2}}};
   write_complex_file(p, coo_descriptor("complex[float64]", 2), idx, {1.5, -2, 0.25, 8}, false);
   auto m = read_binsparse(p).value();
   CHECK(m.field == Field::complex);
   CHECK(complex_map(m) == ComplexMap{{{0, 1}, {1.5, -2}}, {{2, 2}, {0.25, 8}}});
 
   write_complex_file(p, coo_descriptor("complex[float32]", 2), idx, {1.5, -2, 0.25, 8}, true);
-  CHECK(complex_map(read_binsparse(p).value()) == ComplexMap{{{0, 1}, {1.5, -2}}, {{2, 2}, {0.25, 8}}});
+  CHECK(complex_map(read_binsparse(p).value()) ==
+        ComplexMap{{{0, 1}, {1.5, -2}}, {{2, 2}, {0.25, 8}}});
 
   write_complex_file(p, coo_descriptor("iso[complex[float64]]", 2), idx, {3, 4}, false);
   CHECK(complex_map(read_binsparse(p).value()) == ComplexMap{{{0, 1}, {3, 4}}, {{2, 2}, {3, 4}}});
 
   // hermitian_upper: the stored (0, 1) stands for itself and (1, 0) conjugated; the reader keeps
   // the lower triangle.
-  write_complex_file(p, coo_descriptor("complex[float64]", 2, "hermitian_upper"), idx, {1.5, -2, 0.25, 0}, false);
+  write_complex_file(p, coo_descriptor("complex[float64]", 2, "hermitian_upper"), idx,
+                     {1.5, -2, 0.25, 0}, false);
   m = read_binsparse(p).value();
   CHECK(m.symmetry == Symmetry::hermitian);
   CHECK(complex_map(m) == ComplexMap{{{1, 0}, {1.5, 2}}, {{2, 2}, {0.25, 0}}});
@@ -414,14 +465,16 @@ TEST_CASE("Binsparse complex files written by the spec's layout are read", "[bin
   auto r = read_binsparse(p);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == Errc::parse_error);
-  CHECK(r.error().message.find(p.string() + ": dataset 'values' holds 2 elements, expected 4") == 0);
+  CHECK(r.error().message.find(p.string() + ": dataset 'values' holds 2 elements, expected 4") ==
+        0);
   write_complex_file(p, coo_descriptor("complex[int64]", 2), idx, {1, 2, 3, 4}, false);
   r = read_binsparse(p);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message.find("complex[...] needs float32 or float64") != std::string::npos);
 }
 
-TEST_CASE("reference Binsparse files: none holds complex values, all still read", "[binsparse][shared][complex]") {
+TEST_CASE("reference Binsparse files: none holds complex values, all still read",
+          "[binsparse][shared][complex]") {
   VKPRIM_REQUIRE_SHARED("binsparse-reference");
   // The reference set (Finch.jl) has no complex file; this checks that stays true, so a complex
   // one added later gets an expectation here.

@@ -35,9 +35,9 @@ struct Expect {
   const char* outcome;
 };
 
-// Decisions (docs/matrix-files.md): complex read (hermitian mirrors conjugated); 0-based indices refused; files
-// without a banner refused; bzip2 refused; integers beyond int64 refused; skew-symmetric
-// diagonal entries and real 'hermitian' accepted; reals beyond double become +-inf.
+// Decisions (docs/matrix-files.md): complex read (hermitian mirrors conjugated); 0-based indices
+// refused; files without a banner refused; bzip2 refused; integers beyond int64 refused;
+// skew-symmetric diagonal entries and real 'hermitian' accepted; reals beyond double become +-inf.
 const Expect kEdge[] = {
     {"fast_matrix_market/python/long_double/longcomplex_array.mtx", "1x1 1 complex general"},
     {"fast_matrix_market/python/long_double/longcomplex_coordinate.mtx", "1x1 1 complex general"},

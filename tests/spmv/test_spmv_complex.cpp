@@ -8,7 +8,10 @@
 // matrix).
 // Outputs are poisoned (NaN) first.
 #include <catch2/catch.hpp>
-
+#include <complex>
+#include <cstring>
+#include <map>
+#include <tuple>
 #include <vkprim/sparse/csr_build.hpp>
 #include <vkprim/sparse/eigen.hpp>
 #include <vkprim/sparse/matrix_file.hpp>
@@ -16,11 +19,6 @@
 
 #include "sparse_gpu_support.hpp"
 #include "test_support.hpp"
-
-#include <complex>
-#include <cstring>
-#include <map>
-#include <tuple>
 
 using namespace vkprim;
 using namespace vkprim::sparse;
@@ -38,7 +36,9 @@ double round_to(double x) {
 }
 
 // A deterministic complex value from entry k of a seed.
-C cvalue(uint64_t k, uint32_t seed) { return {test::value_at(k, seed), test::value_at(k, seed + 101)}; }
+C cvalue(uint64_t k, uint32_t seed) {
+  return {test::value_at(k, seed), test::value_at(k, seed + 101)};
+}
 
 void add(CooMatrix& m, int64_t r, int64_t c, C v) {
   m.row_indices.push_back(r);
@@ -74,7 +74,8 @@ std::vector<Shape> complex_shapes() {
     auto m = cmatrix(6000, 300);
     for (int64_t r = 0; r < m.rows; ++r)
       if (test::hash32(uint64_t(r), 1) % 100 < 3)
-        for (int k = 0; k < 3; ++k) add(m, r, test::hash32(uint64_t(r) * 3 + k, 2) % 300, cvalue(r * 3 + k, 3));
+        for (int k = 0; k < 3; ++k)
+          add(m, r, test::hash32(uint64_t(r) * 3 + k, 2) % 300, cvalue(r * 3 + k, 3));
     s.push_back({"many empty rows", m});
   }
   {  // one long row among short ones
@@ -101,8 +102,10 @@ std::vector<Shape> complex_shapes() {
   {  // rectangular, a few entries per row, duplicates (summed by the host CSR)
     auto m = cmatrix(2000, 700);
     for (int64_t k = 0; k < 9000; ++k)
-      add(m, test::hash32(uint64_t(k), 9) % 2000, test::hash32(uint64_t(k), 10) % 700, cvalue(k, 11));
-    for (int64_t k = 0; k < 500; ++k) add(m, m.row_indices[size_t(k)], m.col_indices[size_t(k)], cvalue(k, 12));
+      add(m, test::hash32(uint64_t(k), 9) % 2000, test::hash32(uint64_t(k), 10) % 700,
+          cvalue(k, 11));
+    for (int64_t k = 0; k < 500; ++k)
+      add(m, m.row_indices[size_t(k)], m.col_indices[size_t(k)], cvalue(k, 12));
     s.push_back({"2000x700 with duplicates", m});
   }
   return s;
@@ -113,7 +116,8 @@ std::vector<Shape> complex_shapes() {
 Spmv& plan_for(ValueType t, const SpmvOptions& o) {
   Runtime& rt = test::gpu();
   static std::map<std::tuple<int, bool, int, uint32_t, uint32_t>, Spmv> plans;
-  const auto key = std::make_tuple(int(t), o.use_subgroup_ops, int(o.kernel), o.row_lanes, o.workgroup_size);
+  const auto key =
+      std::make_tuple(int(t), o.use_subgroup_ops, int(o.kernel), o.row_lanes, o.workgroup_size);
   auto it = plans.find(key);
   if (it == plans.end()) {
     SpmvOptions c = o;
@@ -155,10 +159,12 @@ struct Run {
 // y = alpha A x + beta y on the GPU with plan options `o`; returns y's parts and checks them
 // against Eigen's complex product of the values the GPU saw (parts rounded to T).
 template <class T>
-std::vector<T> check_complex(const CooMatrix& m, const std::string& name, const SpmvOptions& o, const Run& run) {
-  INFO(name << (sizeof(T) == 4 ? " complex64" : " complex128") << " kernel " << to_string(o.kernel) << " lanes "
-            << o.row_lanes << (o.use_subgroup_ops ? "" : " shared memory") << (run.analyzed ? "" : " no analysis")
-            << " alpha " << run.alpha << " beta " << run.beta);
+std::vector<T> check_complex(const CooMatrix& m, const std::string& name, const SpmvOptions& o,
+                             const Run& run) {
+  INFO(name << (sizeof(T) == 4 ? " complex64" : " complex128") << " kernel " << to_string(o.kernel)
+            << " lanes " << o.row_lanes << (o.use_subgroup_ops ? "" : " shared memory")
+            << (run.analyzed ? "" : " no analysis") << " alpha " << run.alpha << " beta "
+            << run.beta);
   Runtime& rt = test::gpu();
   const auto csr = to_csr(m, true).value();
   DeviceCsrOptions dopt;
@@ -169,7 +175,8 @@ std::vector<T> check_complex(const CooMatrix& m, const std::string& name, const 
   auto xb = rt.upload(x.empty() ? std::vector<T>(2) : x).value();
   const uint64_t ybytes = std::max<uint64_t>(y0.size() * sizeof(T), 16);
   Buffer yb = test::poisoned(rt, ybytes);
-  if (run.beta != 0.0 && !y0.empty()) REQUIRE(rt.upload(yb.view(), y0.data(), y0.size() * sizeof(T)).ok());
+  if (run.beta != 0.0 && !y0.empty())
+    REQUIRE(rt.upload(yb.view(), y0.data(), y0.size() * sizeof(T)).ok());
   Spmv& plan = plan_for(value_type_of<T>(), o);
   REQUIRE(plan.reserve(a.rows(), a.nnz()).ok());
   std::optional<SpmvAnalysis> an;
@@ -190,25 +197,30 @@ std::vector<T> check_complex(const CooMatrix& m, const std::string& name, const 
   auto round = [](C v) { return C(round_to<T>(v.real()), round_to<T>(v.imag())); };
   std::vector<Eigen::Triplet<C>> trip;
   for (int64_t k = 0; k < m.nnz(); ++k)
-    trip.emplace_back(int(m.row_indices[size_t(k)]), int(m.col_indices[size_t(k)]), m.complex_values[size_t(k)]);
+    trip.emplace_back(int(m.row_indices[size_t(k)]), int(m.col_indices[size_t(k)]),
+                      m.complex_values[size_t(k)]);
   Eigen::SparseMatrix<C, Eigen::RowMajor> e(Eigen::Index(m.rows), Eigen::Index(m.cols));
   e.setFromTriplets(trip.begin(), trip.end());
   for (Eigen::Index k = 0; k < e.nonZeros(); ++k) e.valuePtr()[k] = round(e.valuePtr()[k]);
   Eigen::VectorX<C> xe(Eigen::Index(m.cols));
-  for (Eigen::Index j = 0; j < xe.size(); ++j) xe[j] = C(double(x[2 * size_t(j)]), double(x[2 * size_t(j) + 1]));
+  for (Eigen::Index j = 0; j < xe.size(); ++j)
+    xe[j] = C(double(x[2 * size_t(j)]), double(x[2 * size_t(j) + 1]));
   const Eigen::VectorX<C> ax = e * xe;
   const double eps = double(std::numeric_limits<T>::epsilon());
   size_t bad = 0;
   for (Eigen::Index r = 0; r < e.rows(); ++r) {
     double bound = 0;
     int64_t len = 0;
-    for (typename decltype(e)::InnerIterator it(e, r); it; ++it, ++len) bound += std::abs(it.value()) * std::abs(xe[it.col()]);
+    for (typename decltype(e)::InnerIterator it(e, r); it; ++it, ++len)
+      bound += std::abs(it.value()) * std::abs(xe[it.col()]);
     const C yold{double(y0[2 * size_t(r)]), double(y0[2 * size_t(r) + 1])};
     const C ref = run.alpha * ax[r] + (run.beta != 0.0 ? run.beta * yold : C(0));
     const C got{double(y[2 * size_t(r)]), double(y[2 * size_t(r) + 1])};
-    const double tol = double(2 * len + 8) * eps * std::abs(run.alpha) * bound + 4 * eps * std::abs(run.beta * yold);
+    const double tol = double(2 * len + 8) * eps * std::abs(run.alpha) * bound +
+                       4 * eps * std::abs(run.beta * yold);
     if (!(std::abs(got - ref) <= tol)) {
-      if (bad++ < 5) UNSCOPED_INFO("row " << r << ": got " << got << ", expected " << ref << " within " << tol);
+      if (bad++ < 5)
+        UNSCOPED_INFO("row " << r << ": got " << got << ", expected " << ref << " within " << tol);
     }
   }
   CHECK(bad == 0);
@@ -238,14 +250,16 @@ TEST_CASE("complex SpMV: the row kernel matches Eigen on awkward shapes", "[spmv
   });
 }
 
-TEST_CASE("complex SpMV: the merge path and the nonzero tiles match Eigen, rows crossing tiles", "[spmv][complex]") {
+TEST_CASE("complex SpMV: the merge path and the nonzero tiles match Eigen, rows crossing tiles",
+          "[spmv][complex]") {
   both_types([](auto t) {
     using T = decltype(t);
     for (const auto& s : complex_shapes()) {
       check_complex<T>(s.m, s.name, options(SpmvKernel::merge), {false, 1.0, 0.0});
       check_complex<T>(s.m, s.name, small_tiles(SpmvKernel::merge), {true, -0.5, 0.75});
       check_complex<T>(s.m, s.name, small_tiles(SpmvKernel::merge, false), {false, 1.0, 1.0});
-      if (s.m.rows > 0 && s.name.find("empty") == std::string::npos) {  // nonzero tiles: no empty rows
+      if (s.m.rows > 0 &&
+          s.name.find("empty") == std::string::npos) {  // nonzero tiles: no empty rows
         check_complex<T>(s.m, s.name, small_tiles(SpmvKernel::nnz), {true, 2.0, 0.0});
         check_complex<T>(s.m, s.name, small_tiles(SpmvKernel::nnz, false), {false, 1.0, -1.0});
       }
@@ -260,23 +274,28 @@ TEST_CASE("complex SpMV: the merge path and the nonzero tiles match Eigen, rows 
   });
 }
 
-TEST_CASE("complex SpMV: every lane count, both builds, the same bits from run to run", "[spmv][complex]") {
+TEST_CASE("complex SpMV: every lane count, both builds, the same bits from run to run",
+          "[spmv][complex]") {
   const CooMatrix m = complex_shapes()[5].m;  // one long row among short ones
   const uint32_t max_lanes = std::min<uint32_t>(test::gpu().caps().subgroup_size, 64);
   both_types([&](auto t) {
     using T = decltype(t);
     for (uint32_t lanes = 1; lanes <= max_lanes; lanes *= 2) {
-      const auto sg = check_complex<T>(m, "one long row", options(SpmvKernel::rows, true, lanes), {});
-      const auto again = check_complex<T>(m, "one long row again", options(SpmvKernel::rows, true, lanes), {});
+      const auto sg =
+          check_complex<T>(m, "one long row", options(SpmvKernel::rows, true, lanes), {});
+      const auto again =
+          check_complex<T>(m, "one long row again", options(SpmvKernel::rows, true, lanes), {});
       CHECK(std::memcmp(sg.data(), again.data(), sg.size() * sizeof(T)) == 0);
       // The shared-memory build sums in the same tree.
-      const auto wg = check_complex<T>(m, "one long row", options(SpmvKernel::rows, false, lanes), {});
+      const auto wg =
+          check_complex<T>(m, "one long row", options(SpmvKernel::rows, false, lanes), {});
       CHECK(std::memcmp(sg.data(), wg.data(), sg.size() * sizeof(T)) == 0);
     }
   });
 }
 
-TEST_CASE("complex SpMV: alpha == 0 reads neither A nor x; beta == 0 does not read y", "[spmv][complex]") {
+TEST_CASE("complex SpMV: alpha == 0 reads neither A nor x; beta == 0 does not read y",
+          "[spmv][complex]") {
   both_types([](auto t) {
     using T = decltype(t);
     const CooMatrix m = complex_shapes()[8].m;
@@ -316,7 +335,8 @@ TEST_CASE("complex SpMV: young1c.mtx", "[spmv][complex][shared]") {
   });
 }
 
-TEST_CASE("complex device matrices: upload, download and Eigen round trips", "[spmv][complex][csr]") {
+TEST_CASE("complex device matrices: upload, download and Eigen round trips",
+          "[spmv][complex][csr]") {
   Runtime& rt = test::gpu();
   const CooMatrix m = complex_shapes()[8].m;
   const auto csr = to_csr(m, true).value();
@@ -334,7 +354,8 @@ TEST_CASE("complex device matrices: upload, download and Eigen round trips", "[s
     REQUIRE(back.complex_values.size() == csr.complex_values.size());
     for (size_t k = 0; k < csr.complex_values.size(); ++k) {
       const C want = o.values == ValueType::f64 ? csr.complex_values[k]
-                                                : C(float(csr.complex_values[k].real()), float(csr.complex_values[k].imag()));
+                                                : C(float(csr.complex_values[k].real()),
+                                                    float(csr.complex_values[k].imag()));
       CHECK(back.complex_values[k] == want);
     }
   }
@@ -374,7 +395,10 @@ TEST_CASE("complex device matrices: upload, download and Eigen round trips", "[s
       const auto d = to_eigen<C>(rt, upload(rt, ed, o).value()).value();
       CHECK(d.coeff(1, 0) == C(1.0 / 3, -2.0 / 3));
     }
-    CHECK(to_eigen<std::complex<float>>(rt, DeviceCsr::upload(rt, CsrMatrix{1, 1, Field::real, Symmetry::general, {0, 0}, {}, {}, {}, {}}).value())
+    CHECK(to_eigen<std::complex<float>>(
+              rt, DeviceCsr::upload(
+                      rt, CsrMatrix{1, 1, Field::real, Symmetry::general, {0, 0}, {}, {}, {}, {}})
+                      .value())
               .error()
               .code == Errc::invalid_argument);
   }
@@ -406,7 +430,8 @@ TEST_CASE("complex SpMV: refusals", "[spmv][complex][errors]") {
   // x too small for cols complex values.
   auto small = rt.upload(std::vector<float>{1}).value();
   const Status t = test::record_refused(rt, [&](VkCommandBuffer cmd) {
-    return plan_for(ValueType::f32, options(SpmvKernel::rows)).record(cmd, a.view(), small.view(), yb.view());
+    return plan_for(ValueType::f32, options(SpmvKernel::rows))
+        .record(cmd, a.view(), small.view(), yb.view());
   });
   CHECK(t.error().code == Errc::invalid_argument);
   // The GPU CSR build, transpose and column split move real values only.

@@ -16,9 +16,10 @@ void register_convert(CLI::App& app, Action& action) {
   cmd->add_option("--symmetry", symmetry, "Symmetric input: keep the stored triangle or expand it")
       ->check(CLI::IsMember({"keep", "expand"}))
       ->capture_default_str();
-  cmd->add_option("--values", values,
-                  "Convert values to real f32 or f64; a complex matrix stays complex, its parts f32 or f64 "
-                  "(default: keep integer/pattern/real/complex)")
+  cmd->add_option(
+         "--values", values,
+         "Convert values to real f32 or f64; a complex matrix stays complex, its parts f32 or f64 "
+         "(default: keep integer/pattern/real/complex)")
       ->check(CLI::IsMember({"f32", "f64"}));
   cmd->add_option("--index", index, "Binsparse index type")->check(CLI::IsMember({"i32", "i64"}))->capture_default_str();
   cmd->add_option("--format", format, "Binsparse storage format")

@@ -75,7 +75,9 @@ bool same_nonfinite_class(double got, double want) {
 
 // Floating-point operations per stored entry: a multiply and an add, or for complex values
 // (c64, c128) a complex multiply (4 multiplies, 2 adds) and a complex add (2 adds).
-double flops_per_entry(const SpmvRow& r) { return !r.values.empty() && r.values[0] == 'c' ? 8.0 : 2.0; }
+double flops_per_entry(const SpmvRow& r) {
+  return !r.values.empty() && r.values[0] == 'c' ? 8.0 : 2.0;
+}
 
 double x_value(uint64_t j) { return double(int(gen_hash(j + 12345) % 2001) - 1000) / 1000.0; }
 
@@ -266,7 +268,8 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
 // the reference is Eigen's complex SparseMatrix product in complex<double> of the values the
 // GPU saw (each part rounded to T).
 template <class T>
-Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& name, const sparse::CooMatrix& coo,
+Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& name,
+                                             const sparse::CooMatrix& coo,
                                              const SpmvCliOptions& cli) {
   using C = std::complex<double>;
   const uint32_t runs = cli.runs;
@@ -275,8 +278,10 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
   row.rows = coo.rows;
   row.cols = coo.cols;
   row.values = sizeof(T) == 4 ? "c64" : "c128";
-  if (coo.rows >= (int64_t(1) << 31) || coo.cols >= (int64_t(1) << 31) || coo.nnz() >= (int64_t(1) << 31))
-    return make_error(Errc::limit_exceeded, name + ": too large for the Eigen reference (int indices)");
+  if (coo.rows >= (int64_t(1) << 31) || coo.cols >= (int64_t(1) << 31) ||
+      coo.nnz() >= (int64_t(1) << 31))
+    return make_error(Errc::limit_exceeded,
+                      name + ": too large for the Eigen reference (int indices)");
   // Each part rounded to T, through a volatile T: GCC 12 at -O2 and above folds the round trip
   // double -> float -> double of a std::complex part away.
   auto round_part = [](double v) {
@@ -293,7 +298,8 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
   dopt.complex = true;
   auto a = sparse::DeviceCsr::upload(rt, *host, dopt);
   if (!a) return a.error();
-  row.csr_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0).count();
+  row.csr_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0).count();
   row.csr_build = "host";
   row.nnz = int64_t(a->nnz());
 
@@ -321,7 +327,8 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
   e.setFromTriplets(trip.begin(), trip.end());
   for (Eigen::Index k = 0; k < e.nonZeros(); ++k) e.valuePtr()[k] = round(e.valuePtr()[k]);
   Eigen::VectorX<C> xe(Eigen::Index(coo.cols));
-  for (Eigen::Index j = 0; j < xe.size(); ++j) xe[j] = C(double(x[2 * size_t(j)]), double(x[2 * size_t(j) + 1]));
+  for (Eigen::Index j = 0; j < xe.size(); ++j)
+    xe[j] = C(double(x[2 * size_t(j)]), double(x[2 * size_t(j) + 1]));
   const Eigen::VectorX<C> ye = e * xe;
 
   auto fill = Fill::create(rt.context());
@@ -341,17 +348,20 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
     const auto t0 = std::chrono::steady_clock::now();
     auto an = plan->analyze(rt, view);
     if (!an) return an.error();
-    kr.analyze_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    kr.analyze_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     kr.kernel_option = to_string(kernel);
     kr.kernel = to_string(an->kernel);
     if (an->skip_empty_rows) kr.kernel += "-skip-empty";
     kr.row_lanes = an->kernel == sparse::SpmvKernel::rows ? an->row_lanes : 0;
     kr.stats = an->stats;
     if (cli.column_blocks > 1)
-      return make_error(Errc::unsupported, name + ": --column-blocks: complex matrices are not split by columns");
+      return make_error(Errc::unsupported,
+                        name + ": --column-blocks: complex matrices are not split by columns");
     if (coo.rows > 0)
       VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {
-        return fill->record(cmd, yb->view().sub(0, 2 * size_t(coo.rows) * sizeof(T)), 0xFFFFFFFFu, 4);
+        return fill->record(cmd, yb->view().sub(0, 2 * size_t(coo.rows) * sizeof(T)), 0xFFFFFFFFu,
+                            4);
       }));
     auto t = time_gpu(rt, runs, 2, [&](VkCommandBuffer cmd) {
       return plan->record(cmd, view, xb->view(), yb->view(), 1.0, 0.0, *an);
@@ -371,9 +381,10 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
       const C ref = ye[r];
       const C got{double((*y)[2 * size_t(r)]), double((*y)[2 * size_t(r) + 1])};
       const C ref_t = round(ref);
-      if (!std::isfinite(ref_t.real()) || !std::isfinite(ref_t.imag()) || !std::isfinite(got.real()) ||
-          !std::isfinite(got.imag())) {
-        if (!same_nonfinite_class(got.real(), ref_t.real()) || !same_nonfinite_class(got.imag(), ref_t.imag()))
+      if (!std::isfinite(ref_t.real()) || !std::isfinite(ref_t.imag()) ||
+          !std::isfinite(got.real()) || !std::isfinite(got.imag())) {
+        if (!same_nonfinite_class(got.real(), ref_t.real()) ||
+            !same_nonfinite_class(got.imag(), ref_t.imag()))
           kr.verified = false;
         continue;
       }
@@ -407,9 +418,10 @@ void register_spmv(CLI::App& app, Action& action) {
          "Generated matrix: poisson2d:N, band:N:K, powerlaw:N, arrow:N (default poisson2d:64 "
          "when no FILE is given); repeatable")
       ->allow_extra_args(false);
-  cmd->add_option("--values", values,
-                  "Value type: f32 or f64; for a complex matrix the type of each part (complex64 or "
-                  "complex128)")
+  cmd->add_option(
+         "--values", values,
+         "Value type: f32 or f64; for a complex matrix the type of each part (complex64 or "
+         "complex128)")
       ->check(CLI::IsMember({"f32", "f64"}))
       ->capture_default_str();
   cmd->add_option("--runs", runs, "Timed runs (median and min reported)")
@@ -498,11 +510,13 @@ void register_spmv(CLI::App& app, Action& action) {
         const bool f64 = values == "f64";
         auto one_run = [&](const SpmvCliOptions& c, const std::string& what) {
           auto r = m.field == sparse::Field::complex
-                       ? (f64 ? run_one_complex<double>(*rt, name, m, c) : run_one_complex<float>(*rt, name, m, c))
+                       ? (f64 ? run_one_complex<double>(*rt, name, m, c)
+                              : run_one_complex<float>(*rt, name, m, c))
                        : (f64 ? run_one<double>(*rt, name, m, c) : run_one<float>(*rt, name, m, c));
           if (!r) {
             const std::string& msg = r.error().message;
-            report(msg.rfind(name, 0) == 0 ? r.error() : make_error(r.error().code, name + ": " + msg));
+            report(msg.rfind(name, 0) == 0 ? r.error()
+                                           : make_error(r.error().code, name + ": " + msg));
             failed.push_back(what);
             return;
           }
@@ -545,8 +559,9 @@ void register_spmv(CLI::App& app, Action& action) {
                    "{:<22} {:>9} {:>9} {:>10} {:<4} {:<25} {:>10.4f} {:>10.4f} {:>9.2f} {:>8.1f} "
                    "{:>10.2e} {:>10.2e} {:>8}\n",
                    r.name, r.rows, r.cols, r.nnz, r.values, k, r.t.median_ms, r.t.min_ms,
-                   s > 0 ? flops_per_entry(r) * double(r.nnz) / s * 1e-9 : 0.0, s > 0 ? r.bytes / s * 1e-9 : 0.0,
-                   r.rel_err2, r.max_err, r.verified ? "yes" : "NO");
+                   s > 0 ? flops_per_entry(r) * double(r.nnz) / s * 1e-9 : 0.0,
+                   s > 0 ? r.bytes / s * 1e-9 : 0.0, r.rel_err2, r.max_err,
+                   r.verified ? "yes" : "NO");
       }
       for (const auto& r : rows)
         fmt::print(out,
@@ -630,8 +645,9 @@ void register_spmv(CLI::App& app, Action& action) {
       if (!failed.empty()) {
         std::string list;
         for (const auto& f : failed) list += (list.empty() ? "" : ", ") + f;
-        fmt::print(stderr, "vkprim: failed: {} (of {} matrices; the other results are in the table)\n", list,
-                   generate.size() + files.size());
+        fmt::print(stderr,
+                   "vkprim: failed: {} (of {} matrices; the other results are in the table)\n",
+                   list, generate.size() + files.size());
       }
       return unverified || !failed.empty() ? kExitFailure : kExitOk;
     };

@@ -45,7 +45,8 @@ struct CooMatrix {
   std::vector<int64_t> col_indices;     // nnz() entries, each in [0, cols)
   std::vector<double> real_values;      // nnz() entries when field == real, else empty
   std::vector<int64_t> integer_values;  // nnz() entries when field == integer, else empty
-  std::vector<std::complex<double>> complex_values;  // nnz() entries when field == complex, else empty
+  // nnz() entries when field == complex, else empty
+  std::vector<std::complex<double>> complex_values;
 
   int64_t nnz() const noexcept { return static_cast<int64_t>(row_indices.size()); }
   // Entry k's value as a double (1 for pattern; the real part for complex). Requires

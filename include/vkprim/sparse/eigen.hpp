@@ -33,9 +33,10 @@ template <class Scalar = double>
 Result<Eigen::SparseMatrix<Scalar, Eigen::RowMajor>> to_eigen(Runtime& rt, const DeviceCsr& a) {
   constexpr bool is_complex = is_std_complex<Scalar>::value;
   if (a.is_complex() != is_complex)
-    return make_error(Errc::invalid_argument,
-                      std::string("to_eigen: the matrix is ") + (a.is_complex() ? "complex" : "real") +
-                          ", the Scalar is " + (is_complex ? "complex" : "real"));
+    return make_error(Errc::invalid_argument, std::string("to_eigen: the matrix is ") +
+                                                  (a.is_complex() ? "complex" : "real") +
+                                                  ", the Scalar is " +
+                                                  (is_complex ? "complex" : "real"));
   auto host = a.download(rt);
   if (!host) return host.error();
   Eigen::SparseMatrix<Scalar, Eigen::RowMajor> m(Eigen::Index(host->rows),

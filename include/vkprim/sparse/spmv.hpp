@@ -242,8 +242,8 @@ class Spmv {
 
   // y[0, rows) = alpha * A * x + beta * y. Requires A.value_type == type() and A.complex as
   // the plan's SpmvOptions::complex; x holds A.cols and y A.rows elements of that type
-  // (complex: pairs), aligned (complex: to a part); x and y do not overlap (and neither overlaps A);
-  // A as CsrView requires. Writes y[0, rows) and temp only. Errc::invalid_argument names the
+  // (complex: pairs), aligned (complex: to a part); x and y do not overlap (and neither overlaps
+  // A); A as CsrView requires. Writes y[0, rows) and temp only. Errc::invalid_argument names the
   // broken requirement (row_lanes that are not a power of two up to the subgroup size included,
   // and missing temporary storage); limit_exceeded for more rows or tiles than the device's
   // dispatch limits cover; nothing is recorded then.
