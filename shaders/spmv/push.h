@@ -1,6 +1,9 @@
 // Push constants of the SpMV passes, for their shaders and sparse/spmv/pass.hpp
 // (common/push_block.h: one definition, offsets and sizes checked on both sides). Flag bits:
 // sparse/spmv/pass.hpp (kSpmv*).
+// In the complex builds (SpmvOptions::complex) a value V is two T, interleaved in A, x and y;
+// per-tile arrays of values (carries, heads) hold every tile's real part, then the imaginary
+// parts.
 #include "../common/push_block.h"
 #ifdef __cplusplus
 namespace vkprim::sparse::detail {
@@ -61,10 +64,10 @@ VKPRIM_PUSH_END(SpmvFixupPush, 64)
 VKPRIM_PUSH_BEGIN(SpmvRowsPush)     // spmv_rows.comp
   VKPRIM_PUSH_U64(row_ptr_addr, 0)  // rows + 1
   VKPRIM_PUSH_U64(col_addr, 8)      // nnz u32 column indices
-  VKPRIM_PUSH_U64(val_addr, 16)     // nnz T
-  VKPRIM_PUSH_U64(x_addr, 24)       // cols T
-  VKPRIM_PUSH_U64(y_addr, 32)       // rows T, read (unless beta == 0) and written
-  VKPRIM_PUSH_U64(alpha_bits, 40)   // T's bit pattern
+  VKPRIM_PUSH_U64(val_addr, 16)     // nnz V (T, or two T for a complex build)
+  VKPRIM_PUSH_U64(x_addr, 24)       // cols V
+  VKPRIM_PUSH_U64(y_addr, 32)       // rows V, read (unless beta == 0) and written
+  VKPRIM_PUSH_U64(alpha_bits, 40)   // T's bit pattern (alpha and beta are real)
   VKPRIM_PUSH_U64(beta_bits, 48)
   VKPRIM_PUSH_U32(rows, 56)
   VKPRIM_PUSH_U32(cols, 60)

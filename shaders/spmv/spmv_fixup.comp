@@ -10,6 +10,10 @@
 // head): the host then skips the scan and passes the carries here (spmv.cpp).
 #include "vkprim.glsl"
 #include "value_type.glsl"
+#include "spmv_value.glsl"
+
+// COMPLEX build: y complex; carry_scan and head split by part (tiles real parts, then tiles
+// imaginary parts: spmv_tiles.comp), read back into one complex value per tile.
 
 #define PUSH_SPMV_FIXUP  // pc: push.h's SpmvFixupPush
 #include "push.h"
@@ -25,26 +29,34 @@ void main() {
     // flag, row, carry and partial of each tile in one round trip, then the old y values.
     bool fix[ITEMS];
     uint row[ITEMS];
-    T sum[ITEMS], y_old[ITEMS];
+    V sum[ITEMS], y_old[ITEMS];
     [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
       const uint t = group * per_group + k * WG_SIZE + gl_LocalInvocationID.x;
       fix[k] = false;
       row[k] = 0u;
-      sum[k] = T(0);
+      sum[k] = V(0);
       if (t > 0u && t < pc.tiles) {
         fix[k] = U32Buf(pc.fix_addr + uint64_t(t) * 4ul).v[0] != 0u;
         row[k] = U32Buf(pc.coords_addr + uint64_t(t) * 4ul).v[0];
+#if defined(COMPLEX)
+        const uint64_t im = uint64_t(pc.tiles) * T_SIZE;  // offset of the imaginary parts
+        sum[k] = V(TBuf(pc.carry_scan_addr + uint64_t(t - 1u) * T_SIZE).v[0] +
+                       TBuf(pc.head_addr + uint64_t(t) * T_SIZE).v[0],
+                   TBuf(pc.carry_scan_addr + im + uint64_t(t - 1u) * T_SIZE).v[0] +
+                       TBuf(pc.head_addr + im + uint64_t(t) * T_SIZE).v[0]);
+#else
         sum[k] = TBuf(pc.carry_scan_addr + uint64_t(t - 1u) * T_SIZE).v[0] +
                  TBuf(pc.head_addr + uint64_t(t) * T_SIZE).v[0];
+#endif
       }
     }
     [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-      y_old[k] = T(0);
-      if (fix[k] && read_y) y_old[k] = TBuf(pc.y_addr + uint64_t(row[k]) * T_SIZE).v[0];
+      y_old[k] = V(0);
+      if (fix[k] && read_y) y_old[k] = VBuf(pc.y_addr + uint64_t(row[k]) * V_SIZE).v[0];
     }
     [[unroll]] for (uint k = 0; k < ITEMS; ++k)
       if (fix[k])
-        TBuf(pc.y_addr + uint64_t(row[k]) * T_SIZE).v[0] =
+        VBuf(pc.y_addr + uint64_t(row[k]) * V_SIZE).v[0] =
             read_y ? alpha * sum[k] + beta * y_old[k] : alpha * sum[k];
   }
 }

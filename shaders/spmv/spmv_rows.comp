@@ -20,9 +20,12 @@
 // owns a window of WINDOW_ROWS rows instead of WG_SIZE / L, writes y of its empty rows itself
 // and hands only the non-empty ones to the lane groups (main() below), each summed as above:
 // the same bits as this kernel with the same L.
+// COMPLEX build: values, x and y are complex (spmv_value.glsl: two T each, real part first);
+// products are complex, sums and the tree as above per part, alpha and beta real.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "csr.glsl"
+#include "spmv_value.glsl"
 
 #if defined(SUBGROUP)
 #extension GL_KHR_shader_subgroup_basic : require
@@ -34,7 +37,7 @@
 #include "push.h"
 
 #if !defined(SUBGROUP)
-shared T s_part[gl_WorkGroupSize.x];
+shared V s_part[gl_WorkGroupSize.x];
 #endif
 #if defined(WINDOW)
 #include "counts_scan.glsl"
@@ -45,12 +48,20 @@ shared uint s_list[WINDOW_ROWS];         // the window's non-empty rows (offsets
 
 #if defined(SUBGROUP)
 // Relative shuffle of T as 32-bit words (no 64-bit subgroup types needed for f64).
-T shuffle_down(T v, uint delta) {
+T shuffle_down_t(T v, uint delta) {
 #if T_SIZE == 4
   return subgroupShuffleDown(v, delta);
 #else
   const uvec2 w = unpackDouble2x32(v);
   return packDouble2x32(uvec2(subgroupShuffleDown(w.x, delta), subgroupShuffleDown(w.y, delta)));
+#endif
+}
+// A value V: one T, or a complex value's two parts shuffled alike.
+V shuffle_down(V v, uint delta) {
+#if defined(COMPLEX)
+  return V(shuffle_down_t(v.x, delta), shuffle_down_t(v.y, delta));
+#else
+  return shuffle_down_t(v, delta);
 #endif
 }
 #endif
@@ -61,36 +72,36 @@ T shuffle_down(T v, uint delta) {
 // acc += A[k] * x[col[k]] for the UNROLL entries k, k + L, ... of one step that lie inside the
 // row (a column >= cols reads as 0): all column and value loads first, then all x gathers,
 // then the adds in entry order, so a lane has UNROLL gathers in flight at once.
-void take_step(uint64_t k, uint64_t L, uint64_t end, inout T acc) {
+void take_step(uint64_t k, uint64_t L, uint64_t end, inout V acc) {
   uint c[UNROLL_N];
-  T a[UNROLL_N];
-  T xv[UNROLL_N];
+  V a[UNROLL_N];
+  V xv[UNROLL_N];
   [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
     const uint64_t ku = k + uint64_t(u) * L;
     c[u] = 0xFFFFFFFFu;
-    a[u] = T(0);
+    a[u] = V(0);
     if (ku < end) {
       c[u] = U32Buf(pc.col_addr + ku * 4ul).v[0];
-      a[u] = TBuf(pc.val_addr + ku * T_SIZE).v[0];
+      a[u] = VBuf(pc.val_addr + ku * V_SIZE).v[0];
     }
   }
   [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u) {
-    xv[u] = T(0);
-    if (c[u] < pc.cols) xv[u] = TBuf(pc.x_addr + uint64_t(c[u]) * T_SIZE).v[0];
+    xv[u] = V(0);
+    if (c[u] < pc.cols) xv[u] = VBuf(pc.x_addr + uint64_t(c[u]) * V_SIZE).v[0];
   }
   [[unroll]] for (uint u = 0u; u < UNROLL_N; ++u)
-    if (c[u] < pc.cols) acc += a[u] * xv[u];
+    if (c[u] < pc.cols) acc += V_MUL(a[u], xv[u]);
 }
 
-// y[row] before the product (T(0) when beta is zero: y is not read).
-T read_y(uint64_t row) {
-  return (pc.flags & 1u) != 0u ? T(0) : TBuf(pc.y_addr + row * T_SIZE).v[0];
+// y[row] before the product (zero when beta is zero: y is not read).
+V read_y(uint64_t row) {
+  return (pc.flags & 1u) != 0u ? V(0) : VBuf(pc.y_addr + row * V_SIZE).v[0];
 }
 
 // y[row] = alpha * acc + beta * y_old, y_old = read_y(row) (every row, empty ones included,
 // goes through here).
-void write_y(uint64_t row, T acc, T y_old) {
-  TBuf yb = TBuf(pc.y_addr + row * T_SIZE);
+void write_y(uint64_t row, V acc, V y_old) {
+  VBuf yb = VBuf(pc.y_addr + row * V_SIZE);
   const T alpha = T_FROM_BITS(pc.alpha_bits);
   if ((pc.flags & 1u) != 0u) {
     yb.v[0] = alpha * acc;
@@ -117,7 +128,7 @@ void sum_row(uint64_t row, bool live, uint lane) {
   // The old y (beta != 0: the second and later column blocks, or the caller's beta) is loaded
   // before the row's entries, so that its latency passes during their gathers instead of
   // after them.
-  T y_old = T(0);
+  V y_old = V(0);
   if (live && !is_long && lane == 0u) y_old = read_y(row);
   // Each step takes UNROLL entries per lane (UNROLL * L per lane group): independent loads in
   // flight, and a loop count that stays under llvmpipe's (lavapipe's) cap of 65535 loop
@@ -134,7 +145,7 @@ void sum_row(uint64_t row, bool live, uint lane) {
 #endif
 
   // Lane j sums entries j, j + L, j + 2L, ... of its row in that order.
-  T acc = T(0);
+  V acc = V(0);
   uint64_t k = begin + lane;
   for (uint s = 0u; s < trip; ++s) {
     take_step(k, uint64_t(L), end, acc);
@@ -188,7 +199,7 @@ void main() {
     const uint64_t r = first + j;
     if (r < uint64_t(pc.rows)) {
       const uint64_t next = row_ptr_at(pc.row_ptr_addr, r + 1ul);
-      if (next == prev) write_y(r, T(0), read_y(r));
+      if (next == prev) write_y(r, V(0), read_y(r));
       else nonempty |= 1u << j;
       prev = next;
     }

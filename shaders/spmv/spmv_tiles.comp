@@ -30,11 +30,16 @@
 // saw a row end) and, when its first row began in an earlier tile, that row's partial sum in
 // this tile (`head`, fix flag) instead of writing y. Every y element has exactly one writer and
 // every sum a fixed order, so results are bit-identical from run to run.
+// COMPLEX build: values, x and y complex (common/spmv_value.glsl), products complex; the
+// segmented scan of step 3 runs once per part (the same heads), and carry and head are stored
+// split by part: the real parts of all tiles, then the imaginary parts (2 * tiles T), so that
+// the carries' segmented scan runs on plain T arrays. No vector loads.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "agg.glsl"
 #include "workgroup_scan.glsl"
 #include "csr.glsl"
+#include "spmv_value.glsl"
 
 #define PUSH_SPMV_TILES  // pc: push.h's SpmvTilesPush
 #include "push.h"
@@ -55,11 +60,21 @@ layout(buffer_reference, std430, buffer_reference_align = T_SIZE * 4) buffer Val
 // one span per invocation and a loop of dependent loads for the rest.
 #define ROW_SLOTS 4u
 #define ROW_BATCH (ROW_SLOTS * WG_SIZE)
-shared T s_sum[gl_WorkGroupSize.x * ITEMS];        // a row's sum at its last nonzero
+shared V s_sum[gl_WorkGroupSize.x * ITEMS];        // a row's sum at its last nonzero
 shared uint s_end[gl_WorkGroupSize.x * ITEMS / 32];  // bit i: nonzero i ends a row
 
-void store_y(uint row, T sum) {
-  TBuf yb = TBuf(pc.y_addr + uint64_t(row) * T_SIZE);
+// Stores v as tile t's element of a per-tile array (carry, head): T, or split by part.
+void store_split(uint64_t base, uint t, V v) {
+#if defined(COMPLEX)
+  TBuf(base + uint64_t(t) * T_SIZE).v[0] = v.x;
+  TBuf(base + (uint64_t(pc.tiles) + uint64_t(t)) * T_SIZE).v[0] = v.y;
+#else
+  TBuf(base + uint64_t(t) * T_SIZE).v[0] = v;
+#endif
+}
+
+void store_y(uint row, V sum) {
+  VBuf yb = VBuf(pc.y_addr + uint64_t(row) * V_SIZE);
   const T alpha = T_FROM_BITS(pc.alpha_bits);
   if ((pc.flags & 1u) != 0u) {
     yb.v[0] = alpha * sum;
@@ -91,7 +106,7 @@ void mark_end(uvec2 span) {
 }
 
 // A row's sum in this tile: 0 when it has no nonzero here.
-T row_sum(uvec2 span) { return span.x > span.y ? s_sum[span.x - 1u] : T(0); }
+V row_sum(uvec2 span) { return span.x > span.y ? s_sum[span.x - 1u] : V(0); }
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
@@ -117,7 +132,8 @@ void main() {
   // 1. Loads: columns, values and the first WG_SIZE row spans, then the x gathers.
   const uint first = lid * ITEMS;
   uint col[ITEMS];
-  T val[ITEMS];
+  V val[ITEMS];
+#if !defined(COMPLEX)
   if (n_nz == TILE && (pc.flags & 2u) != 0u) {
     [[unroll]] for (uint v = 0u; v < ITEMS / 4u; ++v) {
       const uint64_t k = k0 + first + v * 4u;
@@ -128,13 +144,15 @@ void main() {
         val[v * 4u + j] = a[j];
       }
     }
-  } else {
+  } else
+#endif
+  {
     [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
       col[s] = 0xFFFFFFFFu;
-      val[s] = T(0);
+      val[s] = V(0);
       if (first + s < n_nz) {
         col[s] = U32Buf(pc.col_addr + (k0 + first + s) * 4ul).v[0];
-        val[s] = TBuf(pc.val_addr + (k0 + first + s) * T_SIZE).v[0];
+        val[s] = VBuf(pc.val_addr + (k0 + first + s) * V_SIZE).v[0];
       }
     }
   }
@@ -142,9 +160,10 @@ void main() {
   load_spans(0u, n_rows, r0, k0, spans);
   // Batches of rows: computed in 64 bits (n_rows + ROW_BATCH - 1 may not fit in 32).
   const uint batches = uint((uint64_t(n_rows) + ROW_BATCH - 1u) / ROW_BATCH);
-  T prod[ITEMS];
+  V prod[ITEMS];
   [[unroll]] for (uint s = 0u; s < ITEMS; ++s)
-    prod[s] = col[s] < pc.cols ? val[s] * TBuf(pc.x_addr + uint64_t(col[s]) * T_SIZE).v[0] : T(0);
+    prod[s] = col[s] < pc.cols ? V_MUL(val[s], VBuf(pc.x_addr + uint64_t(col[s]) * V_SIZE).v[0])
+                               : V(0);
 
   // 2. Row ends into the bitmask (zeroed above), batch by batch.
   barrier();
@@ -158,22 +177,30 @@ void main() {
 
   // 3. Serial segmented sums, then the workgroup's segmented scan.
   const uint bits = (s_end[first >> 5] >> (first & 31u)) & ((1u << ITEMS) - 1u);
-  T run = T(0);
+  V run = V(0);
   [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
     run += prod[s];
-    if ((bits & (1u << s)) != 0u) run = T(0);
+    if ((bits & (1u << s)) != 0u) run = V(0);
   }
+#if defined(COMPLEX)
+  Agg total_re, total_im;
+  const Agg before_re = workgroup_exclusive_scan(Agg(run.x, bits != 0u ? 1u : 0u), total_re);
+  const Agg before_im = workgroup_exclusive_scan(Agg(run.y, bits != 0u ? 1u : 0u), total_im);
+  const V before_v = V(before_re.v, before_im.v), tile_total_v = V(total_re.v, total_im.v);
+#else
   Agg tile_total;
   const Agg before = workgroup_exclusive_scan(Agg(run, bits != 0u ? 1u : 0u), tile_total);
+  const V before_v = before.v, tile_total_v = tile_total.v;
+#endif
 
   // 4. Row sums at their last nonzero, then y.
   {
-    T acc = before.v;
+    V acc = before_v;
     [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
       acc += prod[s];
       if ((bits & (1u << s)) != 0u) {
         s_sum[first + s] = acc;
-        acc = T(0);
+        acc = V(0);
       }
     }
   }
@@ -186,7 +213,7 @@ void main() {
     const uint i = lid + j * WG_SIZE;
     if (i < n_rows) {
       if (i == 0u && first_row_continues)
-        TBuf(pc.head_addr + uint64_t(tile) * T_SIZE).v[0] = row_sum(spans[j]);
+        store_split(pc.head_addr, tile, row_sum(spans[j]));
       else
         store_y(r0 + i, row_sum(spans[j]));
     }
@@ -199,7 +226,7 @@ void main() {
     }
   }
   if (lid == 0u) {
-    TBuf(pc.carry_addr + uint64_t(tile) * T_SIZE).v[0] = tile_total.v;
+    store_split(pc.carry_addr, tile, tile_total_v);
     U32Buf(pc.carry_head_addr + uint64_t(tile) * 4ul).v[0] = n_rows > 0u ? 1u : 0u;
     U32Buf(pc.fix_addr + uint64_t(tile) * 4ul).v[0] = first_row_continues ? 1u : 0u;
   }

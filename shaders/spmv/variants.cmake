@@ -28,6 +28,14 @@ vkprim_shader_family(spmv_rows SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r
 vkprim_shader_family(spmv_rows_window SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
                      DEFINES VALUE_@real@=1 WINDOW=1
                      AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+# spmv_rows_complex, spmv_rows_window_complex: the same for complex values (COMPLEX: two parts
+# of the `real` type each, shaders/common/spmv_value.glsl).
+vkprim_shader_family(spmv_rows_complex SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1 COMPLEX=1
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+vkprim_shader_family(spmv_rows_window_complex SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1 COMPLEX=1 WINDOW=1
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
 # spmv_stream: the stream kernel (CSR-Stream), no subgroup operations: one build.
 vkprim_shader_family(spmv_stream SOURCE spmv_stream.comp AXES real=f32,f64 row_ptr=r32,r64
                      DEFINES VALUE_@real@=1 AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
@@ -36,3 +44,9 @@ vkprim_shader_family(spmv_stream SOURCE spmv_stream.comp AXES real=f32,f64 row_p
 vkprim_shader_family(spmv_long SOURCE spmv_long.comp AXES real=f32,f64 row_ptr=r32,r64
                      DEFINES VALUE_@real@=1 AXIS_DEFINES row_ptr=r64:ROWPTR_64=1)
 vkprim_shader_family(spmv_fixup SOURCE spmv_fixup.comp AXES real=f32,f64 DEFINES VALUE_@real@=1)
+# spmv_tiles_complex, spmv_fixup_complex: the merge path and nonzero tiles for complex values
+# (COMPLEX: two parts of the `real` type each; carries and heads split by part).
+vkprim_shader_family(spmv_tiles_complex SOURCE spmv_tiles.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1 OP_segsum=1 FIXED_ITEMS=8 COMPLEX=1
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+vkprim_shader_family(spmv_fixup_complex SOURCE spmv_fixup.comp AXES real=f32,f64 DEFINES VALUE_@real@=1 COMPLEX=1)

@@ -18,6 +18,7 @@ const char* to_string(Field f) noexcept {
     case Field::real: return "real";
     case Field::integer: return "integer";
     case Field::pattern: return "pattern";
+    case Field::complex: return "complex";
   }
   return "?";
 }
@@ -36,6 +37,7 @@ double CooMatrix::value(int64_t k) const noexcept {
   switch (field) {
     case Field::real: return real_values[size_t(k)];
     case Field::integer: return double(integer_values[size_t(k)]);
+    case Field::complex: return complex_values[size_t(k)].real();
     case Field::pattern: break;
   }
   return 1.0;
@@ -80,7 +82,8 @@ Status validate_entries(const CooMatrix& m) {
   if (m.rows < 0 || m.cols < 0) return fail("matrix has a negative dimension");
   if (m.col_indices.size() != n) return fail("row and column index arrays differ in length");
   if (m.real_values.size() != (m.field == Field::real ? n : 0) ||
-      m.integer_values.size() != (m.field == Field::integer ? n : 0))
+      m.integer_values.size() != (m.field == Field::integer ? n : 0) ||
+      m.complex_values.size() != (m.field == Field::complex ? n : 0))
     return fail("value array length does not match the field and entry count");
   if (m.symmetry != Symmetry::general && m.rows != m.cols)
     return fail(std::string("a ") + to_string(m.symmetry) + " matrix must be square");
@@ -101,16 +104,19 @@ void expand_in_place(CooMatrix& m) {
   for (size_t k = 0; k < n; ++k) off_diagonal += m.row_indices[k] != m.col_indices[k];
   const size_t total = n + off_diagonal;
   const bool negate = m.symmetry == Symmetry::skew_symmetric;
+  const bool conjugate = m.symmetry == Symmetry::hermitian;
   m.row_indices.reserve(total);
   m.col_indices.reserve(total);
   if (m.field == Field::real) m.real_values.reserve(total);
   if (m.field == Field::integer) m.integer_values.reserve(total);
+  if (m.field == Field::complex) m.complex_values.reserve(total);
 
   // Fill back to front in place: entry k and its mirror land at or after position k.
   m.row_indices.resize(total);
   m.col_indices.resize(total);
   if (m.field == Field::real) m.real_values.resize(total);
   if (m.field == Field::integer) m.integer_values.resize(total);
+  if (m.field == Field::complex) m.complex_values.resize(total);
   size_t out = total;
   for (size_t k = n; k-- > 0;) {
     const int64_t r = m.row_indices[k], c = m.col_indices[k];
@@ -121,12 +127,17 @@ void expand_in_place(CooMatrix& m) {
       if (m.field == Field::real) m.real_values[out] = negate ? -m.real_values[k] : m.real_values[k];
       if (m.field == Field::integer)  // INT64_MIN refused before: the negation is exact
         m.integer_values[out] = negate ? -m.integer_values[k] : m.integer_values[k];
+      if (m.field == Field::complex) {
+        const std::complex<double> v = m.complex_values[k];
+        m.complex_values[out] = negate ? -v : conjugate ? std::conj(v) : v;
+      }
     }
     --out;
     m.row_indices[out] = r;
     m.col_indices[out] = c;
     if (m.field == Field::real) m.real_values[out] = m.real_values[k];
     if (m.field == Field::integer) m.integer_values[out] = m.integer_values[k];
+    if (m.field == Field::complex) m.complex_values[out] = m.complex_values[k];
   }
   m.symmetry = Symmetry::general;
 }
@@ -179,6 +190,7 @@ std::optional<SumOverflow> apply_order(CooMatrix& m, const std::vector<int64_t>&
   out.col_indices.reserve(order.size());
   if (m.field == Field::real) out.real_values.reserve(order.size());
   if (m.field == Field::integer) out.integer_values.reserve(order.size());
+  if (m.field == Field::complex) out.complex_values.reserve(order.size());
   int64_t run_first = 0;
   for (size_t i = 0; i < order.size(); ++i) {
     const size_t k = size_t(order[i]);
@@ -187,6 +199,7 @@ std::optional<SumOverflow> apply_order(CooMatrix& m, const std::vector<int64_t>&
                       out.col_indices.back() == c;
     if (same) {
       if (m.field == Field::real) out.real_values.back() += m.real_values[k];
+      if (m.field == Field::complex) out.complex_values.back() += m.complex_values[k];
       if (m.field == Field::integer &&
           __builtin_add_overflow(out.integer_values.back(), m.integer_values[k], &out.integer_values.back()))
         return SumOverflow{run_first, int64_t(k)};
@@ -197,6 +210,7 @@ std::optional<SumOverflow> apply_order(CooMatrix& m, const std::vector<int64_t>&
     out.col_indices.push_back(c);
     if (m.field == Field::real) out.real_values.push_back(m.real_values[k]);
     if (m.field == Field::integer) out.integer_values.push_back(m.integer_values[k]);
+    if (m.field == Field::complex) out.complex_values.push_back(m.complex_values[k]);
   }
   m = std::move(out);
   return std::nullopt;
@@ -317,6 +331,7 @@ Result<CsrMatrix> to_csr(const CooMatrix& m, bool sum) {
     csr.col_indices = std::move(sorted.col_indices);
     csr.real_values = std::move(sorted.real_values);
     csr.integer_values = std::move(sorted.integer_values);
+    csr.complex_values = std::move(sorted.complex_values);
     return csr;
   });
 }
@@ -335,6 +350,7 @@ Result<CooMatrix> to_coo(const CsrMatrix& m) {
     coo.col_indices = m.col_indices;
     coo.real_values = m.real_values;
     coo.integer_values = m.integer_values;
+    coo.complex_values = m.complex_values;
     return coo;
   });
 }

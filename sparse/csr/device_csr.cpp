@@ -25,12 +25,13 @@ Result<DeviceCsr> DeviceCsr::allocate(const Context& ctx, uint64_t rows, uint64_
   m.nnz_ = nnz;
   m.capacity_ = nnz;
   m.type_ = o.values;
+  m.complex_ = o.complex;
   m.row_ptr_64_ = needs_row_ptr_64(nnz, o.force_row_ptr_64);
   auto rp = Buffer::create(ctx, (rows + 1) * (m.row_ptr_64_ ? 8 : 4));
   if (!rp) return rp.error();
   auto ci = Buffer::create(ctx, nnz * 4);
   if (!ci) return ci.error();
-  auto v = Buffer::create(ctx, nnz * size_of(o.values));
+  auto v = Buffer::create(ctx, nnz * value_bytes(o.values, o.complex));
   if (!v) return v.error();
   m.row_ptr_ = std::move(*rp);
   m.col_idx_ = std::move(*ci);
@@ -54,10 +55,11 @@ CsrView DeviceCsr::view() const {
   v.cols = cols_;
   v.nnz = nnz_;
   v.value_type = type_;
+  v.complex = complex_;
   v.row_ptr_64 = row_ptr_64_;
   v.row_ptr = row_ptr_.view().sub(0, (rows_ + 1) * (row_ptr_64_ ? 8 : 4));
   v.col_idx = col_idx_.view().sub(0, nnz_ * 4);
-  v.values = values_.view().sub(0, nnz_ * size_of(type_));
+  v.values = values_.view().sub(0, nnz_ * value_bytes(type_, complex_));
   return v;
 }
 
@@ -67,7 +69,7 @@ Result<DeviceCsr> DeviceCsr::upload_device_layout(Runtime& rt, uint64_t rows, ui
                                                   std::span<const double> values,
                                                   const DeviceCsrOptions& o) {
   const uint64_t nnz = col_idx.size();
-  if (row_ptr.size() != rows + 1 || values.size() != nnz)
+  if (row_ptr.size() != rows + 1 || values.size() != nnz * (o.complex ? 2 : 1))
     return bad("row_ptr must hold rows + 1 entries and values nnz");
   if (row_ptr[0] != 0 || row_ptr[rows] != nnz)
     return bad("row_ptr must start at 0 and end at nnz (" + std::to_string(nnz) + "), found " +
@@ -114,7 +116,18 @@ Result<DeviceCsr> DeviceCsr::upload(Runtime& rt, const CsrMatrix& host, const De
                  ")");
     ci[k] = uint32_t(c);
   }
+  DeviceCsrOptions opts = o;
+  if (host.field == Field::complex) opts.complex = true;
   std::vector<double> v(nnz, 1.0);  // pattern: every stored entry is 1
+  if (host.field == Field::complex) {
+    if (host.complex_values.size() != nnz) return bad("complex_values must hold nnz entries");
+    v.resize(2 * nnz);
+    for (size_t k = 0; k < nnz; ++k) {
+      v[2 * k] = host.complex_values[k].real();
+      v[2 * k + 1] = host.complex_values[k].imag();
+    }
+    return upload_device_layout(rt, uint64_t(host.rows), uint64_t(host.cols), rp, ci, v, opts);
+  }
   if (host.field == Field::real) {
     if (host.real_values.size() != nnz) return bad("real_values must hold nnz entries");
     v = host.real_values;
@@ -122,7 +135,12 @@ Result<DeviceCsr> DeviceCsr::upload(Runtime& rt, const CsrMatrix& host, const De
     if (host.integer_values.size() != nnz) return bad("integer_values must hold nnz entries");
     for (size_t k = 0; k < nnz; ++k) v[k] = double(host.integer_values[k]);
   }
-  return upload_device_layout(rt, uint64_t(host.rows), uint64_t(host.cols), rp, ci, v, o);
+  if (opts.complex) {  // a real matrix as complex: zero imaginary parts
+    std::vector<double> c(2 * nnz, 0.0);
+    for (size_t k = 0; k < nnz; ++k) c[2 * k] = v[k];
+    v = std::move(c);
+  }
+  return upload_device_layout(rt, uint64_t(host.rows), uint64_t(host.cols), rp, ci, v, opts);
 }
 
 Result<CsrMatrix> DeviceCsr::download(Runtime& rt) const {
@@ -143,7 +161,19 @@ Result<CsrMatrix> DeviceCsr::download(Runtime& rt) const {
   std::vector<uint32_t> ci(nnz_);
   VKPRIM_TRY(rt.download(col_idx_.view(), ci.data(), ci.size() * 4));
   m.col_indices.assign(ci.begin(), ci.end());
-  if (type_ == ValueType::f64) {
+  if (complex_) {
+    m.field = Field::complex;
+    std::vector<double> parts(2 * nnz_);
+    if (type_ == ValueType::f64) {
+      VKPRIM_TRY(rt.download(values_.view(), parts.data(), parts.size() * 8));
+    } else {
+      std::vector<float> f(2 * nnz_);
+      VKPRIM_TRY(rt.download(values_.view(), f.data(), f.size() * 4));
+      parts.assign(f.begin(), f.end());
+    }
+    m.complex_values.resize(nnz_);
+    for (size_t k = 0; k < nnz_; ++k) m.complex_values[k] = {parts[2 * k], parts[2 * k + 1]};
+  } else if (type_ == ValueType::f64) {
     m.real_values.resize(nnz_);
     VKPRIM_TRY(rt.download(values_.view(), m.real_values.data(), nnz_ * 8));
   } else {

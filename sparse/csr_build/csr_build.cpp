@@ -133,6 +133,9 @@ struct CsrBuildPlan {
       return make_error(Errc::invalid_argument, "CsrBuilder: " + m);
     };
     if (out.value_type != type) return bad("the output's value type differs from the builder's");
+    if (out.complex)
+      return make_error(Errc::unsupported,
+                        "CsrBuilder: complex matrices are not supported (real values only)");
     if (out.rows >= (uint64_t(1) << 32) || out.cols >= (uint64_t(1) << 32))
       return bad("rows and cols must be < 2^32");
     if (out.rows == (uint64_t(1) << 32) - 1)  // the passes index the rows + 1 row pointers in 32 bits
@@ -284,6 +287,10 @@ struct CsrBuildPlan {
 
   Status record_transpose(VkCommandBuffer cmd, const CsrView& a, const CsrView& out,
                           BufferView counts, BufferView temp_in) const {
+    if (a.complex || out.complex)
+      return make_error(
+          Errc::unsupported,
+          "CsrBuilder::record_transpose: complex matrices are not supported (real values only)");
     if (a.value_type != type || out.rows != a.cols || out.cols != a.rows)
       return make_error(
           Errc::invalid_argument,
@@ -459,6 +466,11 @@ Result<DeviceCsr> transpose(Runtime& rt, const DeviceCsr& a, const CsrBuildOptio
 Result<DeviceCsr> build_csr(Runtime& rt, CsrBuilder& builder, const CooMatrix& m,
                             const DeviceCsrOptions& options) {
   VKPRIM_TRY(validate(m));
+  if (m.field == Field::complex || options.complex)
+    return make_error(
+        Errc::unsupported,
+        "build_csr: the GPU CSR build moves real values only; upload a complex matrix "
+        "from a host CSR (to_csr, then DeviceCsr::upload)");
   const uint64_t n = uint64_t(m.nnz());
   std::vector<uint32_t> r(n), c(n);
   for (uint64_t k = 0; k < n; ++k) {

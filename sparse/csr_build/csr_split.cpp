@@ -27,6 +27,9 @@ Status check_view(const CsrView& a) {
   };
   if (a.value_type != ValueType::f32 && a.value_type != ValueType::f64)
     return bad(std::string("values must be f32 or f64, not ") + to_string(a.value_type));
+  if (a.complex)
+    return make_error(Errc::unsupported,
+                      "split_columns: complex matrices are not supported (real values only)");
   if (a.rows >= (uint64_t(1) << 32) || a.cols >= (uint64_t(1) << 32))
     return bad("rows and cols must be < 2^32");
   const uint64_t rp = a.row_ptr_64 ? 8 : 4, esz = size_of(a.value_type);

@@ -10,6 +10,7 @@
 #include "reader_support.hpp"
 
 #include <algorithm>
+#include <complex>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -127,10 +128,23 @@ struct Reader {
   Status values(CooMatrix& m, int64_t count) const {
     const BinsparseType* type = type_of("values");
     if (type == nullptr) return fail("data_types has no entry for 'values'");
-    if (type->complex)
-      return make_error(Errc::unsupported, name + ": complex values are not supported (vkprim reads real, "
-                                                  "integer and pattern matrices)");
     const int64_t in_file = type->iso ? 1 : count;
+    if (type->complex) {
+      // complex[float32|float64]: the dataset holds 2 * in_file floats, each value's real
+      // part at 2k and its imaginary part at 2k + 1 (Binsparse v0.1, "Complex Values").
+      if (!type->is_float())
+        return fail("data_types.values: complex[...] needs float32 or float64, found complex[" +
+                    type->scalar + "]");
+      if (in_file > INT64_MAX / 2) return fail("dataset 'values' is too large for complex values");
+      std::vector<double> parts;
+      VKPRIM_TRY(read("values", 2 * in_file, *type, parts));
+      m.field = Field::complex;
+      m.complex_values.resize(size_t(in_file));
+      for (size_t k = 0; k < size_t(in_file); ++k)
+        m.complex_values[k] = {parts[2 * k], parts[2 * k + 1]};
+      if (type->iso) m.complex_values.assign(size_t(count), m.complex_values[0]);
+      return {};
+    }
     if (type->is_float()) {
       m.field = Field::real;
       VKPRIM_TRY(read("values", in_file, *type, m.real_values));
@@ -279,8 +293,14 @@ Status apply_structure(const Reader& r, CooMatrix& m) {
         if (m.row_indices[k] == m.col_indices[k]) continue;
         if (m.field == Field::real) m.real_values[k] = -m.real_values[k];
         if (m.field == Field::integer) m.integer_values[k] = -m.integer_values[k];
+        if (m.field == Field::complex) m.complex_values[k] = -m.complex_values[k];
       }
     }
+    // A hermitian complex matrix's lower-triangle value is the conjugated upper one.
+    if (m.symmetry == Symmetry::hermitian && m.field == Field::complex)
+      for (size_t k = 0; k < m.row_indices.size(); ++k)
+        if (m.row_indices[k] != m.col_indices[k])
+          m.complex_values[k] = std::conj(m.complex_values[k]);
     std::swap(m.row_indices, m.col_indices);
   }
   return {};

@@ -88,6 +88,7 @@ Status write_binsparse(const CooMatrix& m, const std::filesystem::path& path, co
     sorted.col_indices = std::move(csr->col_indices);  // minor indices (indices_1)
     sorted.real_values = std::move(csr->real_values);
     sorted.integer_values = std::move(csr->integer_values);
+    sorted.complex_values = std::move(csr->complex_values);
     entries = &sorted;
   }
 
@@ -105,6 +106,9 @@ Status write_binsparse(const CooMatrix& m, const std::filesystem::path& path, co
     case Field::real: value_type.scalar = options.precision == RealPrecision::f32 ? "float32" : "float64"; break;
     case Field::integer: value_type.scalar = "int64"; break;
     case Field::pattern: value_type = {"bint8", true, false}; break;
+    case Field::complex:
+      value_type = {options.precision == RealPrecision::f32 ? "float32" : "float64", false, true};
+      break;
   }
   d.data_types["values"] = value_type;
 
@@ -119,7 +123,8 @@ Status write_binsparse(const CooMatrix& m, const std::filesystem::path& path, co
   const size_t index_bytes = i32 ? 4 : 8;
   const size_t arrays = (entries->col_indices.size() + std::max(pointers.size(), entries->row_indices.size())) *
                             index_bytes +
-                        entries->real_values.size() * 8 + entries->integer_values.size() * 8;
+                        entries->real_values.size() * 8 + entries->integer_values.size() * 8 +
+                        entries->complex_values.size() * 16;
   H5PropList fapl(H5Pcreate(H5P_FILE_ACCESS));
   if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), arrays + (size_t(1) << 16), false) < 0)
     return make_error(Errc::io_error, name + ": cannot set up HDF5's in-memory driver");
@@ -157,6 +162,14 @@ Status write_binsparse(const CooMatrix& m, const std::filesystem::path& path, co
     case Field::integer:
       VKPRIM_TRY(write_dataset(file.get(), name, "values", H5T_STD_I64LE, H5T_NATIVE_INT64,
                                entries->integer_values.data(), n));
+      break;
+    case Field::complex:
+      // Binsparse v0.1 stores complex values as a float array of twice the length: value
+      // k's real part at 2k, its imaginary part at 2k + 1 (std::complex<double>'s layout).
+      VKPRIM_TRY(
+          write_dataset(file.get(), name, "values",
+                        options.precision == RealPrecision::f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                        H5T_NATIVE_DOUBLE, entries->complex_values.data(), 2 * n));
       break;
     case Field::pattern: {
       const int8_t one = 1;

@@ -58,11 +58,10 @@ Result<MatrixMarketHeader> parse_matrix_market_header(std::string_view text, std
 
   tok = skip_blanks(p, end);
   std::string_view field = token(p, end);
-  bool complex = false;
   if (iequals(field, "real") || iequals(field, "double")) h.field = Field::real;
   else if (iequals(field, "integer")) h.field = Field::integer;
   else if (iequals(field, "pattern")) h.field = Field::pattern;
-  else if (iequals(field, "complex")) complex = true;
+  else if (iequals(field, "complex")) h.field = Field::complex;
   else return expected_at(name, text, at(tok), "field 'real', 'integer', 'pattern' or 'complex'");
 
   tok = skip_blanks(p, end);
@@ -80,15 +79,11 @@ Result<MatrixMarketHeader> parse_matrix_market_header(std::string_view text, std
 
   if (h.vector && h.symmetry != Symmetry::general)
     return error_at(name, text, 0, "a vector must have symmetry 'general', not '" + std::string(symmetry) + "'");
-  if (!h.coordinate && h.field == Field::pattern && !complex)
+  if (!h.coordinate && h.field == Field::pattern)
     return error_at(name, text, 0, "'array' format cannot have field 'pattern' (pattern needs coordinates)");
-  if (h.field == Field::pattern && !complex && h.symmetry != Symmetry::general &&
+  if (h.field == Field::pattern && h.symmetry != Symmetry::general &&
       h.symmetry != Symmetry::symmetric)
     return error_at(name, text, 0, "field 'pattern' cannot be " + std::string(symmetry));
-  if (complex)
-    return make_error(Errc::unsupported,
-                      std::string(name) + ":1: field 'complex' is not supported (vkprim reads real, "
-                      "integer and pattern matrices; found '" + std::string(field) + "')");
 
   // Comments and blank lines, then the size line.
   p = next_line(p, end);

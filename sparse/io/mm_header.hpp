@@ -22,7 +22,7 @@ struct MatrixMarketHeader {
 };
 
 // Parses the banner, comments and size line at the start of `text`. Errors name `name`
-// and the line; a complex field gives Errc::unsupported.
+// and the line.
 Result<MatrixMarketHeader> parse_matrix_market_header(std::string_view text, std::string_view name);
 
 }  // namespace vkprim::sparse::detail

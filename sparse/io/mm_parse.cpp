@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <complex>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -47,6 +48,7 @@ struct Out {
   int64_t* cols;
   double* reals;
   int64_t* ints;
+  std::complex<double>* complexes;
   bool store;
 };
 
@@ -111,6 +113,17 @@ void parse_chunk(const MatrixMarketHeader& h, Chunk& c, int64_t limit, const Out
       const char* q = parse_real(p, end, v);
       if (q == nullptr) return fail(p, "a real value");
       if (out.store) out.reals[c.first + c.count] = v;
+      p = q;
+    } else if (h.field == Field::complex) {
+      // Two reals on the line: the real part, then the imaginary part.
+      double re, im;
+      const char* q = parse_real(p, end, re);
+      if (q == nullptr) return fail(p, "a complex value (real part, then imaginary part)");
+      p = skip_blanks(q, end);
+      if (p == end || is_eol(*p)) return fail(p, "the imaginary part of a complex value");
+      q = parse_real(p, end, im);
+      if (q == nullptr) return fail(p, "the imaginary part of a complex value (a real number)");
+      if (out.store) out.complexes[c.first + c.count] = {re, im};
       p = q;
     } else if (h.field == Field::integer) {
       int64_t v;
@@ -280,10 +293,12 @@ Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const
     m.col_indices.resize(size_t(capacity));
     if (h.field == Field::real) m.real_values.resize(size_t(capacity));
     if (h.field == Field::integer) m.integer_values.resize(size_t(capacity));
+    if (h.field == Field::complex) m.complex_values.resize(size_t(capacity));
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
-  const Out out{m.row_indices.data(), m.col_indices.data(), m.real_values.data(), m.integer_values.data(), store};
+  const Out out{m.row_indices.data(),    m.col_indices.data(),    m.real_values.data(),
+                m.integer_values.data(), m.complex_values.data(), store};
 
   // Parse.
   std::mutex progress_mutex;
@@ -338,6 +353,7 @@ Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const
       shift(out.cols);
       shift(out.reals);
       shift(out.ints);
+      shift(out.complexes);
     }
     filled += c.count;
   }
@@ -345,11 +361,13 @@ Result<CooMatrix> parse_text(std::string_view text, std::string_view name, const
   m.col_indices.resize(size_t(total));
   if (h.field == Field::real) m.real_values.resize(size_t(total));
   if (h.field == Field::integer) m.integer_values.resize(size_t(total));
+  if (h.field == Field::complex) m.complex_values.resize(size_t(total));
   if (capacity > total + total / 4 + 1024) {  // many comment lines: give the slack back
     m.row_indices.shrink_to_fit();
     m.col_indices.shrink_to_fit();
     m.real_values.shrink_to_fit();
     m.integer_values.shrink_to_fit();
+    m.complex_values.shrink_to_fit();
   }
 
   if (!h.coordinate) {

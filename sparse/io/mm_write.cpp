@@ -1,4 +1,5 @@
-// Matrix Market writer: coordinate format, 1-based indices, values printed with
+// Matrix Market writer: coordinate format, 1-based indices (a complex value is its real and
+// imaginary parts, blank-separated), values printed with
 // std::to_chars (shortest round-trip text for doubles and floats, exact integers). Files are
 // written through an AtomicFile: the target is replaced only by a complete file.
 #include <vkprim/sparse/matrix_market.hpp>
@@ -9,6 +10,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <complex>
 #include <cstdio>
 #include <functional>
 #include <ostream>
@@ -29,7 +31,7 @@ bool format(const CooMatrix& m, const MatrixMarketWriteOptions& options, const S
   if (!sink(head)) return false;
 
   constexpr size_t kBlock = size_t(1) << 20;
-  constexpr size_t kMaxLine = 3 * 24 + 8;  // two int64, one value, blanks and '\n'
+  constexpr size_t kMaxLine = 4 * 24 + 8;  // two int64, one or two value parts, blanks and '\n'
   std::string block(kBlock + kMaxLine, '\0');
   char* const base = block.data();
   char* p = base;
@@ -46,6 +48,13 @@ bool format(const CooMatrix& m, const MatrixMarketWriteOptions& options, const S
     } else if (m.field == Field::integer) {
       *p++ = ' ';
       p = std::to_chars(p, line_end, m.integer_values[size_t(k)]).ptr;
+    } else if (m.field == Field::complex) {
+      const std::complex<double> v = m.complex_values[size_t(k)];
+      for (const double part : {v.real(), v.imag()}) {
+        *p++ = ' ';
+        p = f32 ? std::to_chars(p, line_end, static_cast<float>(part)).ptr
+                : std::to_chars(p, line_end, part).ptr;
+      }
     }
     *p++ = '\n';
     if (size_t(p - base) >= kBlock) {

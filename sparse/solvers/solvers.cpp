@@ -118,6 +118,8 @@ struct KrylovPlan {
 
   Status check_matrix(const CsrView& m, const char* who) const {
     const std::string w = who;
+    if (m.complex)
+      return make_error(Errc::unsupported, w + ": the solvers take real matrices (f32 or f64), not complex ones");
     if (m.value_type != type)
       return bad(w + ": the matrix holds " + to_string(m.value_type) +
                  " values, the solver is for " + to_string(type));

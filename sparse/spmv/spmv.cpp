@@ -70,7 +70,10 @@ struct SpmvTempLayout {
 struct SpmvPlan {
   const ContextImpl* ctx = nullptr;
   ValueType type = ValueType::f32;
-  uint32_t esz = 4, wg = tuning::kSpmvWorkgroup, items = tuning::kSpmvItems;
+  // Complex values (SpmvOptions::complex): two parts of `type` each; esz is a value's bytes,
+  // part its parts' (the alignment views need).
+  bool complex = false;
+  uint32_t esz = 4, part = 4, wg = tuning::kSpmvWorkgroup, items = tuning::kSpmvItems;
   bool subgroup = false;       // merge path's in-tile scan
   bool rows_subgroup = false;  // row kernel's reduction
   bool cpu = false;            // a CPU device (lavapipe): no column blocks recommended
@@ -79,6 +82,8 @@ struct SpmvPlan {
   uint32_t max_lanes = 1;  // row kernel: lanes per row at most
   uint32_t stream_items = tuning::kSpmvStreamItems;
   // The split kernel falls back to the merge path when a matrix has too many long rows.
+  // Complex values run on the row kernel, the merge path and the nonzero tiles; the split and
+  // stream kernels are built for real values only.
   bool has_merge() const {
     return kernel == SpmvKernel::automatic || kernel == SpmvKernel::merge ||
            kernel == SpmvKernel::split;
@@ -86,11 +91,18 @@ struct SpmvPlan {
   bool has_nnz() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::nnz; }
   // The tile pass, the carries' scan and the fix-up: the merge path and the nonzero tiles.
   bool has_tiles() const { return has_merge() || has_nnz(); }
-  bool has_split() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::split; }
-  bool has_rows() const { return has_split() || kernel == SpmvKernel::rows; }
+  bool has_split() const {
+    return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::split);
+  }
+  bool has_rows() const {
+    return has_split() || kernel == SpmvKernel::rows ||
+           (complex && kernel == SpmvKernel::automatic);
+  }
   // The row kernel over windows that skip empty rows: only an analysis under automatic asks.
   bool has_rows_window() const { return kernel == SpmvKernel::automatic; }
-  bool has_stream() const { return kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream; }
+  bool has_stream() const {
+    return !complex && (kernel == SpmvKernel::automatic || kernel == SpmvKernel::stream);
+  }
   // [0]: u32 row pointer, [1]: u64. One tile pass for both partitions.
   Pipeline partition[2], nnz_partition[2], tiles[2], fixup;
   Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], list_kernel[2],
@@ -174,6 +186,25 @@ struct SpmvPlan {
     const uint64_t steps = (st.max_row_length + tuning::kSpmvRowsUnroll * an.row_lanes - 1) /
                            (tuning::kSpmvRowsUnroll * an.row_lanes);
     const bool regular = double(st.max_row_length) <= bound && steps <= tuning::kSpmvRowsMaxSteps;
+    if (complex) {
+      // Complex values: the row kernel on regular rows (with the real rule's empty-row
+      // windows), else the tiles (no split kernel for complex values): of nonzeros when no row
+      // is empty, of merge items when some are. No column blocks (split_columns moves real
+      // values only).
+      if (!regular) {
+        an.kernel = st.empty_rows == 0 ? SpmvKernel::nnz : SpmvKernel::merge;
+        return an;
+      }
+      an.kernel = SpmvKernel::rows;
+      if (st.empty_rows * 100 >= st.rows * tuning::kSpmvSkipEmptyPercent &&
+          st.empty_rows < st.rows) {
+        an.skip_empty_rows = true;
+        if (!row_lanes_option)
+          an.row_lanes = tuning::spmv_skip_row_lanes(st.rows, st.rows - st.empty_rows, st.nnz, esz,
+                                                     false, max_lanes);
+      }
+      return an;
+    }
     // Wide rows (gathering all over x; counted by the statistics) take more lanes on GPUs, and
     // column blocks where x is large.
     const bool wide = !cpu && st.wide_span == tuning::spmv_wide_span(st.cols) &&
@@ -265,9 +296,10 @@ struct SpmvPlan {
     const auto bad = [](std::string m) {
       return make_error(Errc::invalid_argument, "Spmv: " + std::move(m));
     };
-    if (a.value_type != type)
-      return bad(std::string("the matrix holds ") + to_string(a.value_type) +
-                 " values, the plan is for " + to_string(type));
+    if (a.value_type != type || a.complex != complex)
+      return bad(std::string("the matrix holds ") + (a.complex ? "complex " : "") +
+                 to_string(a.value_type) + " values, the plan is for " +
+                 (complex ? "complex " : "") + to_string(type));
     if (a.rows >= (uint64_t(1) << 32) || a.cols >= (uint64_t(1) << 32))
       return bad("rows and cols must be < 2^32");
     if (!a.row_ptr_64 && a.nnz >= (uint64_t(1) << 32))
@@ -277,11 +309,11 @@ struct SpmvPlan {
     if (a.rows && !view_ok(a.row_ptr, (a.rows + 1) * rp, rp))
       return bad("row_ptr must hold rows + 1 aligned " + std::to_string(rp * 8) + "-bit entries");
     if (!view_ok(a.col_idx, a.nnz * 4, 4)) return bad("col_idx must hold nnz aligned u32");
-    if (!view_ok(a.values, a.nnz * esz, esz)) return bad("values must hold nnz aligned elements");
-    if (!view_ok(x, a.cols * esz, esz))
+    if (!view_ok(a.values, a.nnz * esz, part)) return bad("values must hold nnz aligned elements");
+    if (!view_ok(x, a.cols * esz, part))
       return bad("x holds " + std::to_string(x.size) + " bytes, " + std::to_string(a.cols * esz) +
                  " (cols elements) needed, aligned to the element");
-    if (!view_ok(y, a.rows * esz, esz))
+    if (!view_ok(y, a.rows * esz, part))
       return bad("y holds " + std::to_string(y.size) + " bytes, " + std::to_string(a.rows * esz) +
                  " (rows elements) needed, aligned to the element");
     const uint64_t yb = a.rows * esz;
@@ -418,17 +450,24 @@ struct SpmvPlan {
     const BufferView tv = temp.sub(0, L.total);
     const BufferView carry = tv.sub(L.carry, tiles * esz), carry_head = tv.sub(L.carry_head, tiles * 4),
                      carry_sums = tv.sub(L.carry_scan, tiles * esz), scan_temp = tv.sub(L.scan, L.total - L.scan);
+    // Complex carries are split by part (spmv_tiles.comp): one scan per part, the same heads.
+    const int scans = complex ? 2 : 1;
+    auto half = [&](BufferView v, int p) {
+      return complex ? v.sub(uint64_t(p) * tiles * part, tiles * part) : v;
+    };
     if (carry_scanned)  // checked before anything is recorded
-      VKPRIM_TRY(vkprim::detail::ScanInternals::check_inclusive(*carry_scan, carry, carry_head, carry_sums,
-                                                                tiles, scan_temp));
+      for (int p = 0; p < scans; ++p)
+        VKPRIM_TRY(vkprim::detail::ScanInternals::check_inclusive(
+            *carry_scan, half(carry, p), carry_head, half(carry_sums, p), tiles, scan_temp));
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     if (a.rows == 0) return {};
     const BufferView yv = y.sub(0, a.rows * esz);
     uint32_t flags = beta == 0.0 ? kSpmvBetaZero : 0u;
     if (alpha == 0.0) return record_alpha_zero(cmd, yv, a.rows, beta);  // BLAS: no A, no x
     if (nnz_tiles) flags |= kSpmvNonzeroTiles;
-    // Nonzero tiles load 4 entries at once where both arrays are aligned to 4 of them.
-    if (nnz_tiles && items % 4 == 0 && a.col_idx.address % 16 == 0 &&
+    // Nonzero tiles load 4 entries at once where both arrays are aligned to 4 of them (real
+    // values only).
+    if (nnz_tiles && !complex && items % 4 == 0 && a.col_idx.address % 16 == 0 &&
         a.values.address % (4 * esz) == 0)
       flags |= kSpmvVectorLoads;
 
@@ -466,7 +505,11 @@ struct SpmvPlan {
 
     compute_to_compute_barrier(*ctx, cmd);
     if (carry_scanned) {
-      VKPRIM_TRY(carry_scan->inclusive(cmd, carry, carry_head, carry_sums, tiles, scan_temp));
+      for (int p = 0; p < scans; ++p) {
+        if (p) compute_to_compute_barrier(*ctx, cmd);  // the scans share scan_temp
+        VKPRIM_TRY(carry_scan->inclusive(cmd, half(carry, p), carry_head, half(carry_sums, p),
+                                         tiles, scan_temp));
+      }
       compute_to_compute_barrier(*ctx, cmd);
     }
     SpmvFixupPush fp{y.address,
@@ -485,9 +528,11 @@ struct SpmvPlan {
 
   // BLAS special cases shared by both kernels: alpha == 0 reads neither A nor x.
   Status record_alpha_zero(VkCommandBuffer cmd, BufferView yv, uint64_t rows, double beta) const {
-    if (beta == 0.0) return fill->record(cmd, yv, 0, esz);
-    if (type == ValueType::f32) return map->affine(cmd, yv, yv, float(beta), 0.0f, rows);
-    return map->affine(cmd, yv, yv, beta, 0.0, rows);
+    // A complex y is 2 * rows parts, each scaled by the real beta.
+    const uint64_t n = complex ? 2 * rows : rows;
+    if (beta == 0.0) return fill->record(cmd, yv, 0, part);
+    if (type == ValueType::f32) return map->affine(cmd, yv, yv, float(beta), 0.0f, n);
+    return map->affine(cmd, yv, yv, beta, 0.0, n);
   }
 
   // A 2-D grid of `groups` workgroups (x at most maxComputeWorkGroupCount[0]).
@@ -746,7 +791,22 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     return make_error(Errc::invalid_argument, "Spmv: items_per_invocation must be in [1, 16]");
   if (uint32_t(o.kernel) > uint32_t(SpmvKernel::nnz))
     return make_error(Errc::invalid_argument, "Spmv: unknown SpmvKernel");
+  if (o.complex && (o.kernel == SpmvKernel::stream || o.kernel == SpmvKernel::split))
+    return make_error(Errc::unsupported,
+                      std::string("Spmv: the ") + to_string(o.kernel) +
+                          " kernel takes real values only; complex values run on the row "
+                          "kernel, the merge path and the nonzero tiles (rows, merge, nnz or "
+                          "automatic)");
   plan->kernel = o.kernel;
+  plan->complex = o.complex;
+  plan->part = plan->esz;
+  if (o.complex) plan->esz *= 2;
+  // Complex tiles hold twice the bytes per item: without a workgroup size asked for, the
+  // largest default-or-smaller tile that fits the shared memory.
+  if (o.complex && !o.workgroup_size)
+    while (plan->wg > 32 && tuning::spmv_shared_bytes(plan->wg, tuning::kSpmvItems, plan->esz) >
+                                caps.max_shared_memory)
+      plan->wg /= 2;
   // The stream kernel's chunk: items_per_invocation entries per invocation.
   plan->stream_items = o.items_per_invocation ? o.items_per_invocation : tuning::kSpmvStreamItems;
   while (plan->has_stream() &&
@@ -766,10 +826,11 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
                                                 " items does not fit the device's shared memory");
   // The in-tile scan's subgroup layer uses relative shuffles and ballot (UNIFORM), and 64-bit
   // subgroup types for f64 (the same conditions as SegmentedScan).
-  plan->subgroup = o.use_subgroup_ops && (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+  plan->subgroup = o.use_subgroup_ops &&
+                   (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                    (caps.usable_subgroup_ops() & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) &&
-                   (plan->esz == 4 || caps.subgroup_extended_types);
+                   (plan->part == 4 || caps.subgroup_extended_types);
   // Row kernel: lane groups must not straddle subgroups, so L <= the subgroup size the shader
   // runs with: the device's default size, required explicitly where the size can vary.
   const uint32_t sg_size = caps.subgroup_size ? caps.subgroup_size : 1;
@@ -799,9 +860,12 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       (nnz_tiles ? plan->nnz_partition[w] : plan->partition[w]) = std::move(*part);
     }
     if (plan->has_tiles()) {
-      auto tiles = detail::Pipeline::create(
-          ctx, variants::spmv_tiles(real, rp, variants::layer_axis(plan->subgroup)),
-          detail::kSpmvTilesPushBytes, plan->wg, plan->items);
+      const auto layer = variants::layer_axis(plan->subgroup);
+      auto tiles =
+          detail::Pipeline::create(ctx,
+                                   plan->complex ? variants::spmv_tiles_complex(real, rp, layer)
+                                                 : variants::spmv_tiles(real, rp, layer),
+                                   detail::kSpmvTilesPushBytes, plan->wg, plan->items);
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
     }
@@ -809,8 +873,12 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!plan->has_rows() || (window && !plan->has_rows_window())) continue;
       vkprim::detail::PipelineDesc d;
       const auto layer = variants::layer_axis(rows_subgroup);
-      d.shader = window ? variants::spmv_rows_window(real, rp, layer)
-                        : variants::spmv_rows(real, rp, layer);
+      if (plan->complex)
+        d.shader = window ? variants::spmv_rows_window_complex(real, rp, layer)
+                          : variants::spmv_rows_complex(real, rp, layer);
+      else
+        d.shader = window ? variants::spmv_rows_window(real, rp, layer)
+                          : variants::spmv_rows(real, rp, layer);
       d.push_bytes = detail::kSpmvRowsPushBytes;
       d.workgroup_size = tuning::kSpmvRowsWorkgroup;
       d.items = 1;
@@ -847,8 +915,9 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
   }
   plan->rows_subgroup = rows_subgroup;
   if (plan->has_tiles()) {
-    auto fix = detail::Pipeline::create(ctx, variants::spmv_fixup(real), detail::kSpmvFixupPushBytes,
-                                        tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
+    auto fix = detail::Pipeline::create(
+        ctx, plan->complex ? variants::spmv_fixup_complex(real) : variants::spmv_fixup(real),
+        detail::kSpmvFixupPushBytes, tuning::kSpmvSmallWorkgroup, tuning::kSpmvSmallItems);
     if (!fix) return fix.error();
     plan->fixup = std::move(*fix);
   }
@@ -960,7 +1029,9 @@ Status Spmv::record(VkCommandBuffer cmd, std::span<const CsrView> blocks, Buffer
 
 Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double alpha, double beta,
             const SpmvOptions& options) {
-  auto plan = Spmv::create(rt.context(), a.value_type, options);
+  SpmvOptions o = options;
+  o.complex = a.complex;  // the plan follows the matrix
+  auto plan = Spmv::create(rt.context(), a.value_type, o);
   if (!plan) return plan.error();
   VKPRIM_TRY(plan->reserve(a.rows, a.nnz));
   if (options.kernel != SpmvKernel::automatic || alpha == 0.0 || a.rows == 0)

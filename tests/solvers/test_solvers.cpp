@@ -3,6 +3,7 @@
 // breakdowns, the Jacobi preconditioner's refusal of a bad diagonal, b == 0, the iteration
 // limit, determinism, f32 and f64, a solve recorded beside other work in one command buffer,
 // blocks longer than needed (exact iteration counts), refused calls, and the Eigen-style form.
+#include <complex>
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCore>
 #include <catch2/catch.hpp>
@@ -389,6 +390,19 @@ TEST_CASE("Jacobi refuses a zero or missing diagonal entry, naming the row", "[s
     const Status st = s.prepare(rt, A.view());
     REQUIRE_FALSE(st.ok());
     CHECK_THAT(st.error().message, Catch::Contains("not square"));
+  }
+  {  // complex values: the solvers are real
+    const std::vector<uint32_t> rp{0, 1, 2}, col{0, 1};
+    const std::vector<std::complex<float>> val{{2.0f, 1.0f}, {3.0f, 0.0f}};
+    const DeviceCsr A = DeviceCsr::upload(rt, 2, 2, std::span<const uint32_t>(rp),
+                                          std::span<const uint32_t>(col),
+                                          std::span<const std::complex<float>>(val))
+                            .value();
+    REQUIRE(A.is_complex());
+    const Status st = s.prepare(rt, A.view());
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == Errc::unsupported);
+    CHECK_THAT(st.error().message, Catch::Contains("not complex"));
   }
 }
 

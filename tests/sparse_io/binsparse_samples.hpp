@@ -155,6 +155,12 @@ inline std::vector<BinsparseSample> write_binsparse_samples(const std::filesyste
   CooMatrix skew_lower = matrix(3, 3, {1, 2, 2}, {0, 1, 0}, {}, {-4, 9, -1});
   skew_lower.symmetry = Symmetry::skew_symmetric;
   own("skew_upper.bsp.h5", skew, {BinsparseFormat::coo}, skew_lower);
+  // Complex values: a float array of 2n parts (complex[float64]), a hermitian lower triangle.
+  CooMatrix herm = matrix(3, 3, {0, 2, 2}, {0, 0, 1}, {});
+  herm.field = Field::complex;
+  herm.symmetry = Symmetry::hermitian;
+  herm.complex_values = {{2, 0}, {1.5, -0.5}, {-3, 1e300}};
+  own("complex_hermitian.bsp.h5", herm, {BinsparseFormat::coo}, herm);
 
   auto raw = [&](const char* file, const std::string& json, const std::vector<Dataset>& sets, const Layout& layout,
                  const CooMatrix& expected) {

@@ -84,3 +84,41 @@ run(1 solve swap.mtx --rhs b.mtx)
 expect_err("did not converge: breakdown \\(p.Ap\\)")
 run(1 solve swap.mtx --precond jacobi)
 expect_err("row 0 has no diagonal entry")
+
+# Complex matrices: hermitian storage expanded by conjugation, complex64 and complex128, every
+# kernel with a complex build (stream and split are refused, reported, and the rest still runs).
+file(WRITE "${WORK}/herm.mtx" "%%MatrixMarket matrix coordinate complex hermitian
+4 4 5
+1 1 2 0
+3 1 1.5 -0.5
+4 2 -1 2
+4 4 0.25 0
+2 2 1e300 0
+")
+run(0 spmv herm.mtx --runs 1 --values f32 --kernel auto,rows,merge,nnz)
+if(NOT out MATCHES "herm.mtx +4 +4 +7 c64")
+  message(FATAL_ERROR "spmv herm.mtx: no complex64 row of 7 entries:\n${out}")
+endif()
+run(0 spmv herm.mtx --runs 1 --values f64)
+if(NOT out MATCHES "c128")
+  message(FATAL_ERROR "spmv herm.mtx --values f64: no complex128 row:\n${out}")
+endif()
+run(1 spmv herm.mtx --runs 1 --kernel rows,stream)
+expect_err("vkprim: herm.mtx: Spmv: the stream kernel takes real values only")
+if(NOT out MATCHES "herm.mtx .* rows/L")
+  message(FATAL_ERROR "spmv herm.mtx --kernel rows,stream: the row kernel's result is missing:\n${out}")
+endif()
+
+# A batch goes on past a file it cannot read: the error names the file and the line, the other
+# matrices run, and the exit status is 1.
+file(WRITE "${WORK}/short.mtx" "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 3\n")
+run(1 spmv in.mtx short.mtx herm.mtx --runs 1)
+expect_err("vkprim: short.mtx:3: expected the imaginary part of a complex value, found end of line")
+expect_err("vkprim: failed: short.mtx")
+if(NOT out MATCHES "in.mtx .*herm.mtx")
+  message(FATAL_ERROR "spmv in.mtx short.mtx herm.mtx: the readable matrices did not run:\n${out}")
+endif()
+
+# The solvers are real: a complex matrix is refused by name.
+run(1 solve herm.mtx)
+expect_err("herm.mtx: a complex matrix; the solvers take real ones")

@@ -100,11 +100,16 @@ inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a)
 // Exact equality: shape, metadata, entry order, and values bit for bit (NaN included).
 inline bool identical(const sparse::CooMatrix& a, const sparse::CooMatrix& b) {
   if (a.rows != b.rows || a.cols != b.cols || a.field != b.field || a.symmetry != b.symmetry ||
-      a.row_indices != b.row_indices || a.col_indices != b.col_indices || a.integer_values != b.integer_values ||
-      a.real_values.size() != b.real_values.size())
+      a.row_indices != b.row_indices || a.col_indices != b.col_indices ||
+      a.integer_values != b.integer_values || a.real_values.size() != b.real_values.size() ||
+      a.complex_values.size() != b.complex_values.size())
     return false;
   for (size_t k = 0; k < a.real_values.size(); ++k)
     if (!same_bits(a.real_values[k], b.real_values[k])) return false;
+  for (size_t k = 0; k < a.complex_values.size(); ++k)
+    if (!same_bits(a.complex_values[k].real(), b.complex_values[k].real()) ||
+        !same_bits(a.complex_values[k].imag(), b.complex_values[k].imag()))
+      return false;
   return true;
 }
 

@@ -16,7 +16,10 @@ void register_convert(CLI::App& app, Action& action) {
   cmd->add_option("--symmetry", symmetry, "Symmetric input: keep the stored triangle or expand it")
       ->check(CLI::IsMember({"keep", "expand"}))
       ->capture_default_str();
-  cmd->add_option("--values", values, "Convert values to real f32 or f64 (default: keep integer/pattern/real)")
+  cmd->add_option(
+         "--values", values,
+         "Convert values to real f32 or f64; a complex matrix stays complex, its parts f32 or f64 "
+         "(default: keep integer/pattern/real/complex)")
       ->check(CLI::IsMember({"f32", "f64"}));
   cmd->add_option("--index", index, "Binsparse index type")->check(CLI::IsMember({"i32", "i64"}))->capture_default_str();
   cmd->add_option("--format", format, "Binsparse storage format")
@@ -35,7 +38,7 @@ void register_convert(CLI::App& app, Action& action) {
       MatrixFileWriteOptions o;
       if (!values.empty()) {
         o.precision = values == "f32" ? RealPrecision::f32 : RealPrecision::f64;
-        if (m->field != Field::real) {  // integer or pattern -> real
+        if (m->field != Field::real && m->field != Field::complex) {  // integer or pattern -> real
           m->real_values.resize(size_t(m->nnz()));
           for (int64_t k = 0; k < m->nnz(); ++k) m->real_values[size_t(k)] = m->value(k);
           m->integer_values.clear();

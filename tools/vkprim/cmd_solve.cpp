@@ -68,6 +68,8 @@ Result<std::vector<double>> make_rhs(const std::string& spec, int64_t n) {
   } else {
     auto v = sparse::read_matrix_file(spec, matrix_read_options(spec, true, true));
     if (!v) return v.error();
+    if (v->field == sparse::Field::complex)
+      return make_error(Errc::unsupported, "--rhs " + spec + ": complex values; the solvers are real");
     if (!((v->rows == n && v->cols == 1) || (v->rows == 1 && v->cols == n)))
       return make_error(Errc::invalid_argument,
                         fmt::format("--rhs {}: a {} x {} matrix, not a vector of {} entries", spec,
@@ -303,6 +305,9 @@ void register_solve(CLI::App& app, Action& action) {
         if (auto fmt = sparse::format_of(file); !fmt) return report(fmt.error(), kExitUsage);
         auto r = sparse::read_matrix_file(file, matrix_read_options(file, true, false));
         if (!r) return report(r.error());
+        if (r->field == sparse::Field::complex)
+          return report(make_error(Errc::unsupported,
+                                   file + ": a complex matrix; the solvers take real ones"));
         m = std::move(*r);
         name = std::filesystem::path(file).filename().string();
       }

@@ -6,7 +6,7 @@
 // Errors: Errc::io_error when the file cannot be opened, read or written; Errc::parse_error
 // for malformed descriptors or arrays and for corrupt HDF5 files (message names the file and
 // the key, dataset or byte offset); Errc::unsupported for valid files vkprim does not handle
-// (complex values, tensors of rank > 2, the HDF5 features listed in docs/matrix-files.md);
+// (tensors of rank > 2, the HDF5 features listed in docs/matrix-files.md);
 // Errc::limit_exceeded for a dense matrix above BinsparseReadOptions::max_dense_entries;
 // Errc::invalid_argument when a matrix does not fit the requested index type.
 //
@@ -40,9 +40,12 @@ struct BinsparseReadOptions {
 
 // Reads COO/COOR/COOC, CSR, CSC, DCSR, DCSC, DMAT/DMATR/DMATC (every value becomes a stored
 // entry) and CVEC/VEC/DVEC (an n x 1 matrix). Index arrays of any integer type; values of
-// any integer or float type, `iso[...]` values, and `structure` symmetric_*,
+// any integer or float type, `iso[...]` values, complex[float32|float64] values (a `values`
+// dataset of 2n floats: value k's real part at 2k, its imaginary part at 2k + 1, as the
+// Binsparse v0.1 spec stores them; read as Field::complex), and `structure` symmetric_*,
 // skew_symmetric_*, hermitian_* (the stored triangle is mirrored into the lower one if
-// needed, so the result keeps the Matrix Market convention). `iso[bint8]` with value 1
+// needed, negated for skew and conjugated for hermitian complex values, so the result keeps
+// the Matrix Market convention). `iso[bint8]` with value 1
 // reads as a pattern matrix. Unknown descriptor keys are ignored.
 Result<CooMatrix> read_binsparse(const std::filesystem::path& path,
                                  const BinsparseReadOptions& options = {});
@@ -61,7 +64,8 @@ struct BinsparseWriteOptions {
 };
 
 // Writes `m` (validate(m).ok() required). COO keeps m's entry order; CSR/CSC sort it
-// (duplicates kept). Integer values are int64, pattern matrices are `iso[bint8]` = 1, and a
+// (duplicates kept). Integer values are int64, pattern matrices are `iso[bint8]` = 1, complex
+// values complex[float64] (or complex[float32] with RealPrecision::f32) as 2n floats, and a
 // non-general matrix gets `structure` *_lower or *_upper, whichever triangle holds its
 // entries (invalid_argument if it stores both: expand it first). Replaces `path` only once
 // complete, as write_matrix_market.

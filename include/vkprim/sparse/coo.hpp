@@ -8,25 +8,28 @@
 
 #include <vkprim/error.hpp>
 
+#include <complex>
 #include <cstdint>
 #include <vector>
 
 namespace vkprim::sparse {
 
-// What a stored value is. Complex matrices are refused by the readers (docs/matrix-files.md).
+// What a stored value is (docs/matrix-files.md).
 enum class Field : uint8_t {
   real,     // values in CooMatrix::real_values (IEEE double)
   integer,  // values in CooMatrix::integer_values (exact 64-bit)
   pattern,  // no values: every stored entry means 1
+  complex,  // values in CooMatrix::complex_values (two IEEE doubles: real, imaginary)
 };
 
 // Which part of the matrix is stored. For anything but `general` the matrix is square and
 // each stored off-diagonal entry (i, j) also stands for (j, i): equal (symmetric, hermitian
-// of a real matrix) or negated (skew-symmetric). Diagonal entries stand only for themselves
+// of a real matrix), negated (skew-symmetric) or conjugated (hermitian of a complex matrix:
+// (i, j, a + bi) stands for (j, i, a - bi)). Diagonal entries stand only for themselves
 // (a skew-symmetric file should store none; readers keep them as peers do).
 enum class Symmetry : uint8_t { general, symmetric, skew_symmetric, hermitian };
 
-// Matrix Market spellings: "real", "integer", "pattern"; "general", "symmetric",
+// Matrix Market spellings: "real", "integer", "pattern", "complex"; "general", "symmetric",
 // "skew-symmetric", "hermitian".
 const char* to_string(Field f) noexcept;
 const char* to_string(Symmetry s) noexcept;
@@ -42,9 +45,12 @@ struct CooMatrix {
   std::vector<int64_t> col_indices;     // nnz() entries, each in [0, cols)
   std::vector<double> real_values;      // nnz() entries when field == real, else empty
   std::vector<int64_t> integer_values;  // nnz() entries when field == integer, else empty
+  // nnz() entries when field == complex, else empty
+  std::vector<std::complex<double>> complex_values;
 
   int64_t nnz() const noexcept { return static_cast<int64_t>(row_indices.size()); }
-  // Entry k's value as a double (1 for pattern). Requires 0 <= k < nnz().
+  // Entry k's value as a double (1 for pattern; the real part for complex). Requires
+  // 0 <= k < nnz().
   double value(int64_t k) const noexcept;
 };
 
@@ -59,6 +65,7 @@ struct CsrMatrix {
   std::vector<int64_t> col_indices;
   std::vector<double> real_values;
   std::vector<int64_t> integer_values;
+  std::vector<std::complex<double>> complex_values;
 
   int64_t nnz() const noexcept { return static_cast<int64_t>(col_indices.size()); }
 };
@@ -68,7 +75,8 @@ struct CsrMatrix {
 Status validate(const CooMatrix& m);
 
 // Makes a symmetric, skew-symmetric or hermitian matrix general: each stored off-diagonal
-// entry is followed by its mirror (negated for skew-symmetric); diagonal entries are not
+// entry is followed by its mirror (negated for skew-symmetric, conjugated for a hermitian
+// complex matrix); diagonal entries are not
 // duplicated. Entries stored in both triangles (allowed, if unusual) yield duplicates.
 // No-op for general matrices. Requires validate(m).ok(). Errc::invalid_argument when a
 // skew-symmetric integer entry holds -2^63 (its mirror does not fit int64_t);

@@ -98,7 +98,10 @@ class CsrBuilder {
 // Simple forms on the owned runtime (block until done). build_csr uploads m's triplets
 // (symmetric storage not expanded: call expand_symmetry first) and builds on the GPU;
 // Errc::invalid_argument for triplets outside the shape. transpose returns A^T in CSR (= A in
-// CSC) with options.values of A and a row pointer as wide as needed.
+// CSC) with options.values of A and a row pointer as wide as needed. The GPU build, transpose
+// and split_columns move real values only: a complex matrix (Field::complex,
+// DeviceCsrOptions::complex, CsrView::complex) gives Errc::unsupported; upload it from a host
+// CSR instead (to_csr, then DeviceCsr::upload).
 Result<DeviceCsr> build_csr(Runtime& rt, const CooMatrix& m, const DeviceCsrOptions& options = {},
                             const CsrBuildOptions& build = {});
 Result<DeviceCsr> transpose(Runtime& rt, const DeviceCsr& a, const CsrBuildOptions& build = {});
@@ -118,7 +121,7 @@ Result<DeviceCsr> transpose(Runtime& rt, CsrBuilder& builder, const DeviceCsr& a
 // until done; the blocks together take as much memory as A, and the split temporarily one
 // position per entry (as wide as A's row pointer, so any nnz a DeviceCsr holds).
 // Errc::invalid_argument for blocks outside [1, min(cols, kMaxColumnBlocks)] (1 for a matrix
-// without columns) or a malformed view.
+// without columns) or a malformed view; Errc::unsupported for a complex matrix.
 inline constexpr uint32_t kMaxColumnBlocks = 64;
 Result<std::vector<DeviceCsr>> split_columns(Runtime& rt, const CsrView& a, uint32_t blocks);
 

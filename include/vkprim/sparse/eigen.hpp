@@ -2,11 +2,16 @@
 // available; vkprim itself does not depend on Eigen).
 //   upload(rt, eigen_matrix, options)  any Eigen::SparseMatrix (row- or column-major, any index
 //                                      type); column-major matrices are converted on the host.
-//   to_eigen<Scalar>(rt, device_csr)   downloads into Eigen::SparseMatrix<Scalar, RowMajor>.
+//                                      Scalar std::complex<float|double> gives a complex
+//                                      matrix (parts of type options.values).
+//   to_eigen<Scalar>(rt, device_csr)   downloads into Eigen::SparseMatrix<Scalar, RowMajor>;
+//                                      a complex matrix needs a std::complex Scalar, a real one
+//                                      a real Scalar (Errc::invalid_argument otherwise).
 #pragma once
 
 #include <Eigen/SparseCore>
 #include <span>
+#include <string>
 #include <vkprim/sparse/device_csr.hpp>
 
 namespace vkprim::sparse {
@@ -26,6 +31,12 @@ Result<DeviceCsr> upload(Runtime& rt, const Eigen::SparseMatrix<Scalar, Options,
 // Requires dimensions and nnz that fit Eigen's default (int) index.
 template <class Scalar = double>
 Result<Eigen::SparseMatrix<Scalar, Eigen::RowMajor>> to_eigen(Runtime& rt, const DeviceCsr& a) {
+  constexpr bool is_complex = is_std_complex<Scalar>::value;
+  if (a.is_complex() != is_complex)
+    return make_error(Errc::invalid_argument, std::string("to_eigen: the matrix is ") +
+                                                  (a.is_complex() ? "complex" : "real") +
+                                                  ", the Scalar is " +
+                                                  (is_complex ? "complex" : "real"));
   auto host = a.download(rt);
   if (!host) return host.error();
   Eigen::SparseMatrix<Scalar, Eigen::RowMajor> m(Eigen::Index(host->rows),
@@ -35,7 +46,10 @@ Result<Eigen::SparseMatrix<Scalar, Eigen::RowMajor>> to_eigen(Runtime& rt, const
     m.outerIndexPtr()[i] = int(host->row_offsets[i]);
   for (size_t k = 0; k < size_t(host->nnz()); ++k) {
     m.innerIndexPtr()[k] = int(host->col_indices[k]);
-    m.valuePtr()[k] = Scalar(host->real_values[k]);
+    if constexpr (is_complex)
+      m.valuePtr()[k] = Scalar(host->complex_values[k]);
+    else
+      m.valuePtr()[k] = Scalar(host->real_values[k]);
   }
   return m;
 }

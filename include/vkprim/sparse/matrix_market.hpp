@@ -3,8 +3,9 @@
 //
 // Errors never throw. Malformed contents give Errc::parse_error with a message
 // "<name>:<line>: expected <what>[, found '<token>']"; files that cannot be opened or read
-// give Errc::io_error; valid files vkprim does not handle (complex values) give
-// Errc::unsupported.
+// give Errc::io_error; compressed input other than gzip gives Errc::unsupported. Complex
+// matrices (field `complex`: two reals per value, real part first) read into
+// CooMatrix::complex_values and are written the same way.
 #pragma once
 
 #include <vkprim/error.hpp>
@@ -57,8 +58,9 @@ struct MatrixMarketWriteOptions {
 };
 
 // Writes `m` as coordinate Matrix Market with its field and symmetry; indices 1-based,
-// entries in m's order. Integer and pattern matrices round-trip exactly; real values are
-// printed with std::to_chars' shortest round-trip form. Requires validate(m).ok().
+// entries in m's order. Integer and pattern matrices round-trip exactly; real values, and
+// each part of a complex value, are printed with std::to_chars' shortest round-trip form.
+// Requires validate(m).ok().
 Status write_matrix_market(const CooMatrix& m, std::ostream& out,
                            const MatrixMarketWriteOptions& options = {});
 

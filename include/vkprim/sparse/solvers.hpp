@@ -138,8 +138,9 @@ class KrylovSolver {
   // of A (Spmv::analyze) and, with Jacobi, the inverse diagonal (a GPU pass into a buffer the
   // solver owns, and a read-back of the first bad row). Both submit on rt and wait.
   // Errc::invalid_argument for a matrix that is not square or that a CsrView does not allow,
-  // or a value type other than type(); with Jacobi, invalid_argument naming the first row whose
-  // diagonal entry is missing, or zero or not finite ("row 17 has no diagonal entry").
+  // or a value type other than type(); Errc::unsupported for a complex matrix; with Jacobi,
+  // invalid_argument naming the first row whose diagonal entry is missing, or zero or not
+  // finite ("row 17 has no diagonal entry").
   Status prepare(Runtime& rt, const CsrView& a);
 
   // The system to record: the prepared A (the same rows, cols and nnz; invalid_argument

@@ -1,6 +1,7 @@
 // Sparse matrix times dense vector on the GPU: y = alpha * A * x + beta * y, A in CSR
 // (device_csr.hpp), f32 or f64 (f64 where the device has shaderFloat64; Errc::unsupported
-// otherwise).
+// otherwise), real or complex (SpmvOptions::complex: complex64 / complex128, real alpha and
+// beta; the row kernel, the merge path and the nonzero tiles, see "Complex values" below).
 //
 // Five kernels (docs/sparse-gpu.md):
 //
@@ -87,6 +88,18 @@
 // depend on its place in the list (fixed chunks, fixed trees, partials added in piece order).
 // All differ from a serial CPU sum by rounding, within ~ (row length) * eps * sum |a_ij x_j|.
 //
+// Complex values (SpmvOptions::complex, CsrView::complex): complex builds of the row kernel
+// (the same lane groups, loop and fixed tree, each sum per part), the merge path and the
+// nonzero tiles (the same tiles; the in-tile segmented scan runs once per part with the same
+// heads, and the tiles' carries are stored split by part, so the carries' segmented scan and
+// the fix-up run once per part); products are complex. `automatic` with an analysis takes the
+// row kernel on regular rows (the real rule, empty-row windows included) and otherwise the
+// nonzero tiles (no empty row) or the merge path; without one, the merge path. The split and
+// stream kernels are real-only: forcing one for complex values is Errc::unsupported at create().
+// No column blocks are recommended. A complex tile holds twice the bytes: without
+// SpmvOptions::workgroup_size the plan halves the tile until it fits the shared memory.
+// Deterministic as the real kernels, bit for bit from run to run, at every subgroup size.
+//
 // BLAS conventions: beta == 0 means y is not read (NaNs in y do not propagate); alpha == 0 means
 // A and x are not read (y = beta * y).
 //
@@ -139,6 +152,11 @@ struct SpmvOptions {
   // Row kernel: lanes per row (a power of two, at most the subgroup size — at most the
   // workgroup size without subgroup operations). 0: from the mean row length.
   uint32_t row_lanes = 0;
+  // Complex values (CsrView::complex): A, x and y hold complex64 (type f32) or complex128
+  // (type f64) values, each two parts of `type`, real part first; alpha and beta stay real.
+  // Such a plan runs the row kernel, the merge path and the nonzero tiles (`automatic`,
+  // `rows`, `merge`, `nnz`); forcing `stream` or `split` is Errc::unsupported at create().
+  bool complex = false;
 };
 
 // Row-length statistics of one matrix (analyze(); or computed elsewhere, e.g. on the host).
@@ -185,9 +203,10 @@ struct SpmvPlan;
 
 class Spmv {
  public:
-  // Builds the pipelines for `type` (f32 or f64), both row-pointer widths. Errc::unsupported
-  // for f64 without shaderFloat64; invalid_argument for another type or a bad tile shape,
-  // limit_exceeded when the tile does not fit the device's shared memory.
+  // Builds the pipelines for `type` (f32 or f64; with options.complex the type of each part),
+  // both row-pointer widths. Errc::unsupported for f64 without shaderFloat64 and for complex
+  // values with the stream or split kernel forced; invalid_argument for another type
+  // or a bad tile shape, limit_exceeded when the tile does not fit the device's shared memory.
   static Result<Spmv> create(const Context& ctx, ValueType type, const SpmvOptions& options = {});
 
   ValueType type() const;
@@ -221,9 +240,10 @@ class Spmv {
   // Owned temporary storage for matrices up to rows x nnz (outside recording).
   Status reserve(uint64_t rows, uint64_t nnz);
 
-  // y[0, rows) = alpha * A * x + beta * y. Requires A.value_type == type(); x holds A.cols and
-  // y A.rows elements of that type, aligned; x and y do not overlap (and neither overlaps A);
-  // A as CsrView requires. Writes y[0, rows) and temp only. Errc::invalid_argument names the
+  // y[0, rows) = alpha * A * x + beta * y. Requires A.value_type == type() and A.complex as
+  // the plan's SpmvOptions::complex; x holds A.cols and y A.rows elements of that type
+  // (complex: pairs), aligned (complex: to a part); x and y do not overlap (and neither overlaps
+  // A); A as CsrView requires. Writes y[0, rows) and temp only. Errc::invalid_argument names the
   // broken requirement (row_lanes that are not a power of two up to the subgroup size included,
   // and missing temporary storage); limit_exceeded for more rows or tiles than the device's
   // dispatch limits cover; nothing is recorded then.
@@ -257,8 +277,9 @@ class Spmv {
 };
 
 // The simple form on the owned runtime: creates a plan (pipelines come from the context's
-// pipeline cache after the first call), analyzes A when options.kernel is automatic (one more
-// submission), records, submits and waits. x and y are device buffers of A's value type. For
+// pipeline cache after the first call; options.complex follows a.complex), analyzes A when
+// options.kernel is automatic (one more submission), records, submits and waits. x and y are
+// device buffers of A's value type (complex: pairs). For
 // repeated products, create a Spmv and analyze A once, and record it instead.
 Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double alpha = 1.0,
             double beta = 0.0, const SpmvOptions& options = {});
