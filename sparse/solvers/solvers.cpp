@@ -10,6 +10,7 @@
 #include <vkprim/elementwise.hpp>
 #include <vkprim/sparse/solvers.hpp>
 
+#include "core/value_bits.hpp"
 #include "core/call_checks.hpp"
 #include "core/pipeline.hpp"
 #include "core/temp_storage.hpp"
@@ -24,19 +25,9 @@ using vkprim::detail::compute_to_compute_barrier;
 using vkprim::detail::ContextImpl;
 using vkprim::detail::overlap;
 using vkprim::detail::Pipeline;
+using vkprim::detail::value_bits;
 
 namespace {
-
-uint64_t bits_of(double v, ValueType t) {
-  uint64_t bits = 0;
-  if (t == ValueType::f32) {
-    const float f = float(v);
-    std::memcpy(&bits, &f, 4);
-  } else {
-    std::memcpy(&bits, &v, 8);
-  }
-  return bits;
-}
 
 Error bad(std::string m) {
   return make_error(Errc::invalid_argument, "KrylovSolver: " + std::move(m));
@@ -159,7 +150,7 @@ struct KrylovPlan {
     SolverScalarPush p{};
     p.state_addr = temp.address + L.state;
     p.partials_addr = temp.address + L.partials;
-    p.tol2_bits = bits_of(opt.tolerance * opt.tolerance, type);
+    p.tol2_bits = value_bits(opt.tolerance * opt.tolerance, type);
     p.groups = L.groups;
     p.op = op;
     p.max_iterations = max_iterations;

@@ -14,6 +14,7 @@
 #include <vkprim/scan.hpp>
 #include <vkprim/sparse/spmv.hpp>
 
+#include "core/value_bits.hpp"
 #include "core/call_checks.hpp"
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
@@ -29,19 +30,9 @@ using vkprim::detail::overlap;
 using vkprim::detail::ContextImpl;
 using vkprim::detail::grid_groups;
 using vkprim::detail::Pipeline;
+using vkprim::detail::value_bits;
 
 namespace {
-
-uint64_t bits_of(double v, ValueType t) {
-  uint64_t bits = 0;
-  if (t == ValueType::f32) {
-    const float f = float(v);
-    std::memcpy(&bits, &f, 4);
-  } else {
-    std::memcpy(&bits, &v, 8);
-  }
-  return bits;
-}
 
 }  // namespace
 
@@ -473,8 +464,8 @@ struct SpmvPlan {
 
     const uint64_t base = temp.address;
     const int w = a.row_ptr_64 ? 1 : 0;
-    const uint64_t row_ptr = a.row_ptr.address, alpha_bits = bits_of(alpha, type),
-                   beta_bits = bits_of(beta, type);
+    const uint64_t row_ptr = a.row_ptr.address, alpha_bits = value_bits(alpha, type),
+                   beta_bits = value_bits(beta, type);
 
     SpmvPartitionPush pp{row_ptr,          base + L.coords, a.nnz,
                          uint32_t(a.rows), uint32_t(tile),  uint32_t(tiles + 1)};
@@ -564,8 +555,8 @@ struct SpmvPlan {
                     a.values.address,
                     x.address,
                     y.address,
-                    bits_of(alpha, type),
-                    bits_of(beta, type),
+                    value_bits(alpha, type),
+                    value_bits(beta, type),
                     uint32_t(a.rows),
                     uint32_t(a.cols),
                     uint32_t(std::countr_zero(lanes)),
@@ -622,8 +613,8 @@ struct SpmvPlan {
     const uint64_t huge_list = lists + j.long_bytes, partial = huge_list + j.huge_bytes;
     SpmvLongPush lp{a.row_ptr.address,    a.col_idx.address,    a.values.address,
                     x.address,            y.address,            lists,
-                    counts,               partial,              bits_of(alpha, type),
-                    bits_of(beta, type),  uint32_t(a.cols),     1u,
+                    counts,               partial,              value_bits(alpha, type),
+                    value_bits(beta, type), uint32_t(a.cols),      1u,
                     beta == 0.0 ? kSpmvBetaZero : 0u, 0u};
     // Long rows: one workgroup each, which writes y. Huge rows: `pieces` partials each (or y
     // directly when pieces == 1), then their sums.
@@ -747,8 +738,8 @@ struct SpmvPlan {
                       a.values.address,
                       x.address,
                       y.address,
-                      bits_of(alpha, type),
-                      bits_of(beta, type),
+                      value_bits(alpha, type),
+                      value_bits(beta, type),
                       uint32_t(a.rows),
                       uint32_t(a.cols),
                       beta == 0.0 ? kSpmvBetaZero : 0u,

@@ -81,6 +81,33 @@ double flops_per_entry(const SpmvRow& r) {
 
 double x_value(uint64_t j) { return double(int(gen_hash(j + 12345) % 2001) - 1000) / 1000.0; }
 
+// One kernel's plan, reserved for `a`, and the analysis of `a` (once per matrix: row-length
+// statistics on the GPU, read back; the timed runs record only the product), noted in kr.
+struct AnalyzedPlan {
+  sparse::Spmv plan;
+  sparse::SpmvAnalysis analysis;
+};
+template <class T>
+Result<AnalyzedPlan> analyzed_plan(Runtime& rt, const sparse::DeviceCsr& a,
+                                   const sparse::SpmvOptions& sopt, SpmvRow& kr) {
+  auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>(), sopt);
+  if (!plan) return plan.error();
+  VKPRIM_TRY(plan->reserve(a.rows(), a.nnz()));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto an = plan->analyze(rt, a.view());
+  if (!an) return an.error();
+  kr.analyze_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  kr.kernel_option = to_string(sopt.kernel);
+  kr.kernel = to_string(an->kernel);
+  if (an->skip_empty_rows) kr.kernel += "-skip-empty";
+  kr.row_lanes = an->kernel == sparse::SpmvKernel::rows || an->kernel == sparse::SpmvKernel::split
+                     ? an->row_lanes
+                     : 0;
+  kr.stats = an->stats;
+  return AnalyzedPlan{std::move(*plan), *an};
+}
+
 template <class T>
 Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
                                      const sparse::CooMatrix& coo, const SpmvCliOptions& cli) {
@@ -166,24 +193,11 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
     sopt.kernel = kernel;
     sopt.row_lanes = cli.row_lanes;
     sopt.items_per_invocation = cli.items;
-    auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>(), sopt);
-    if (!plan) return plan.error();
-    VKPRIM_TRY(plan->reserve(a->rows(), a->nnz()));
+    auto ap = analyzed_plan<T>(rt, *a, sopt, kr);
+    if (!ap) return ap.error();
+    sparse::Spmv* plan = &ap->plan;
+    const sparse::SpmvAnalysis* an = &ap->analysis;
     const sparse::CsrView view = a->view();
-    // The analysis runs once per matrix (row-length statistics on the GPU, read back); the
-    // timed runs record only the product.
-    const auto t0 = std::chrono::steady_clock::now();
-    auto an = plan->analyze(rt, view);
-    if (!an) return an.error();
-    kr.analyze_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    kr.kernel_option = to_string(kernel);
-    kr.kernel = to_string(an->kernel);
-    if (an->skip_empty_rows) kr.kernel += "-skip-empty";
-    kr.row_lanes = an->kernel == sparse::SpmvKernel::rows || an->kernel == sparse::SpmvKernel::split
-                       ? an->row_lanes
-                       : 0;
-    kr.stats = an->stats;
     // Column blocks (the analysis's recommendation, or --column-blocks): A split once, each
     // block analyzed; the timed runs record the product over the blocks.
     const uint32_t blocks =
@@ -341,20 +355,11 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
     sopt.row_lanes = cli.row_lanes;
     sopt.items_per_invocation = cli.items;
     sopt.complex = true;
-    auto plan = sparse::Spmv::create(rt.context(), value_type_of<T>(), sopt);
-    if (!plan) return make_error(plan.error().code, name + ": " + plan.error().message);
-    VKPRIM_TRY(plan->reserve(a->rows(), a->nnz()));
+    auto ap = analyzed_plan<T>(rt, *a, sopt, kr);
+    if (!ap) return make_error(ap.error().code, name + ": " + ap.error().message);
+    sparse::Spmv* plan = &ap->plan;
+    const sparse::SpmvAnalysis* an = &ap->analysis;
     const sparse::CsrView view = a->view();
-    const auto t0 = std::chrono::steady_clock::now();
-    auto an = plan->analyze(rt, view);
-    if (!an) return an.error();
-    kr.analyze_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    kr.kernel_option = to_string(kernel);
-    kr.kernel = to_string(an->kernel);
-    if (an->skip_empty_rows) kr.kernel += "-skip-empty";
-    kr.row_lanes = an->kernel == sparse::SpmvKernel::rows ? an->row_lanes : 0;
-    kr.stats = an->stats;
     if (cli.column_blocks > 1)
       return make_error(Errc::unsupported,
                         name + ": --column-blocks: complex matrices are not split by columns");
