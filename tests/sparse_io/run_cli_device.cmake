@@ -1,7 +1,8 @@
 # End-to-end checks of the vkprim commands that open a Vulkan device (lavapipe where there is
 # no GPU), kept small: output that cannot be written is an error (exit 1 with a message),
 # --json files are replaced only once complete, spmv's check of non-finite values, and solve
-# against Eigen, its breakdowns and its Jacobi refusal (ctest: sparse_io.cli_device).
+# against Eigen, its breakdowns and its Jacobi refusal, bench --back-to-back (ctest:
+# sparse_io.cli_device).
 # -D VKPRIM=<vkprim binary> -D WORK=<scratch dir>
 include(${CMAKE_CURRENT_LIST_DIR}/cli_run.cmake)
 
@@ -122,3 +123,17 @@ endif()
 # The solvers are real: a complex matrix is refused by name.
 run(1 solve herm.mtx)
 expect_err("herm.mtx: a complex matrix; the solvers take real ones")
+
+# bench --back-to-back K: every record says K and is verified.
+run(0 bench copy scan -n 1000 --runs 2 --warmup 0 --back-to-back 3 --json b2b.jsonl)
+file(STRINGS "${WORK}/b2b.jsonl" records)
+list(LENGTH records count)
+if(NOT count EQUAL 2)
+  message(FATAL_ERROR "bench --back-to-back 3 wrote ${count} records:\n${records}")
+endif()
+foreach(record IN LISTS records)
+  if(NOT record MATCHES "\"back_to_back\":3" OR NOT record MATCHES "\"verified\":true")
+    message(FATAL_ERROR "bench --back-to-back 3 wrote:\n${record}")
+  endif()
+endforeach()
+run(2 bench copy -n 1000 --back-to-back 0)

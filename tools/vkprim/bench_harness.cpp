@@ -92,9 +92,10 @@ bool changes_level(std::vector<double> runs) {
 
 }  // namespace
 
-Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
+Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup, uint32_t back_to_back,
                         const std::function<Status(VkCommandBuffer)>& op) {
   runs = std::max(runs, 1u);
+  back_to_back = std::max(back_to_back, 1u);
   const auto& ctx = rt.context();
   // Warm up for at least `warmup` runs and one second, in submissions that grow until each
   // keeps the GPU busy for 50 ms: after the host-side work between operations (uploads,
@@ -124,7 +125,10 @@ Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
       timer->reset(cmd);
       for (uint32_t i = 0; i < runs; ++i) {
         timer->stamp(cmd, 2 * i);
-        VKPRIM_TRY(op(cmd));
+        for (uint32_t k = 0; k < back_to_back; ++k) {
+          if (k > 0) full_barrier(ctx, cmd);
+          VKPRIM_TRY(op(cmd));
+        }
         timer->stamp(cmd, 2 * i + 1);
         full_barrier(ctx, cmd);
       }
@@ -132,7 +136,8 @@ Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
     }));
     auto ms = timer->read_ms(2 * runs);
     if (!ms) return ms.error();
-    for (uint32_t i = 0; i < runs; ++i) in_order[i] = (*ms)[2 * i + 1] - (*ms)[2 * i];
+    for (uint32_t i = 0; i < runs; ++i)
+      in_order[i] = ((*ms)[2 * i + 1] - (*ms)[2 * i]) / double(back_to_back);
     if (retimed == 2 || !changes_level(in_order)) break;
   }
   std::vector<double> d = in_order;

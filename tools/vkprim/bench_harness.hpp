@@ -49,8 +49,15 @@ struct Timing {
 // medians more than 15 % apart), they are timed again, at most twice more. Then a few runs
 // more with a PassProfiler attached give the per-pass times (timed apart from the figures
 // above, since a stamp after every dispatch costs a little).
-Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
+// With back_to_back K > 1, each timed run is K calls of `op` between the two timestamps, a
+// full barrier between consecutive calls (what a caller recording K dependent calls gets, with
+// no gap for the timestamps between them), and its time is that span / K: the time per call.
+Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup, uint32_t back_to_back,
                         const std::function<Status(VkCommandBuffer)>& op);
+inline Result<Timing> time_gpu(Runtime& rt, uint32_t runs, uint32_t warmup,
+                               const std::function<Status(VkCommandBuffer)>& op) {
+  return time_gpu(rt, runs, warmup, 1, op);
+}
 
 struct BenchRecord {
   std::string operation;

@@ -29,6 +29,7 @@ struct Options {
   std::vector<std::string> sizes{"2^24"};
   uint32_t runs = 20;
   uint32_t warmup = 3;
+  uint32_t back_to_back = 1;
   std::string json;
   bool no_verify = false;
   std::string strategy = "auto";
@@ -72,7 +73,7 @@ Result<BenchRecord> bench_copy(Runtime& rt, uint64_t n, const Options& o) {
   if (!dst) return dst.error();
   auto copy = Copy::create(rt.context());
   if (!copy) return copy.error();
-  auto t = time_gpu(rt, o.runs, o.warmup,
+  auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back,
                     [&](VkCommandBuffer cmd) { return copy->record(cmd, *src, *dst, bytes); });
   if (!t) return t.error();
   BenchRecord r{"copy", "u32", n, 2.0 * double(bytes), *t, t->median_ms};
@@ -90,7 +91,7 @@ Result<BenchRecord> bench_fill(Runtime& rt, uint64_t n, const Options& o, double
   if (!dst) return dst.error();
   auto fill = Fill::create(rt.context());
   if (!fill) return fill.error();
-  auto t = time_gpu(rt, o.runs, o.warmup,
+  auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back,
                     [&](VkCommandBuffer cmd) { return fill->record(cmd, *dst, 0xC0FFEEu); });
   if (!t) return t.error();
   // Fill only writes: its copy reference is half a copy of the same bytes.
@@ -148,7 +149,7 @@ Result<BenchRecord> bench_scan(Runtime& rt, uint64_t n, const Options& o, double
   }
   auto temp = rt.alloc(temp_bytes);
   if (!temp) return temp.error();
-  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) {
+  auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back, [&](VkCommandBuffer cmd) {
     return segmented ? seg->exclusive(cmd, *in, heads_buf, *out, n, *temp)
                      : scan->exclusive(cmd, *in, *out, n, *temp);
   });
@@ -203,7 +204,7 @@ Result<BenchRecord> bench_reduce(Runtime& rt, uint64_t n, const Options& o, doub
   if (!red) return red.error();
   auto temp = rt.alloc(red->temp_bytes(n));
   if (!temp) return temp.error();
-  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) { return red->record(cmd, *in, *out, n, *temp); });
+  auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back, [&](VkCommandBuffer cmd) { return red->record(cmd, *in, *out, n, *temp); });
   if (!t) return t.error();
   BenchRecord r{"reduce", to_string(value_type_of<T>()), n, double(n) * sizeof(T), *t,
                 copy_ms * double(sizeof(T)) / 8.0};
@@ -253,7 +254,7 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
   if (!sort) return sort.error();
   auto temp = rt.alloc(sort->temp_bytes(n));
   if (!temp) return temp.error();
-  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) {
+  auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back, [&](VkCommandBuffer cmd) {
     return pairs ? sort->sort_pairs(cmd, *kin, vin, *kout, vout, n, *temp) : sort->sort_keys(cmd, *kin, *kout, n, *temp);
   });
   if (!t) return t.error();
@@ -303,7 +304,7 @@ Result<BenchRecord> bench_select(Runtime& rt, uint64_t n, const Options& o, doub
   auto temp = rt.alloc(sel->temp_bytes(n));
   if (!temp) return temp.error();
   const Predicate pred = Predicate::mask_equal(1u, 0u);
-  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) {
+  auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back, [&](VkCommandBuffer cmd) {
     return partition ? sel->partition_predicated(cmd, *in, pred, *out, *count, n, *temp)
                      : sel->predicated(cmd, *in, pred, *out, *count, n, *temp);
   });
@@ -338,7 +339,7 @@ Result<BenchRecord> bench_histogram(Runtime& rt, uint64_t n, const Options& o, d
   if (!out) return out.error();
   auto h = Histogram::create_even(rt.context(), ValueType::u32, 256, 0.0, 4294967296.0);
   if (!h) return h.error();
-  auto t = time_gpu(rt, o.runs, o.warmup, [&](VkCommandBuffer cmd) { return h->record(cmd, *in, *out, n); });
+  auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back, [&](VkCommandBuffer cmd) { return h->record(cmd, *in, *out, n); });
   if (!t) return t.error();
   BenchRecord r{"histogram", "u32", n, double(n) * 4, *t, copy_ms / 2};
   r.extra["bins"] = 256;
@@ -388,8 +389,12 @@ int run(const Options& o) {
       else if (op == "histogram") records.push_back(bench_histogram(rt, n, o, c).value());
     }
   }
+  for (auto& r : records) r.extra["back_to_back"] = o.back_to_back;
   fmt::print("device: {} ({} {}), subgroup size {}\n", rt.caps().device_name,
              rt.caps().driver_name, rt.caps().driver_info, rt.caps().subgroup_size);
+  if (o.back_to_back > 1)
+    fmt::print("times per call: {} calls recorded back to back between two timestamps\n",
+               o.back_to_back);
   print_table(records, o.passes);
   const auto stats = rt.context().pipeline_statistics();
   if (o.pipeline_stats) print_pipeline_statistics(stats);
@@ -423,6 +428,10 @@ void register_bench(CLI::App& app, Action& action) {
       ->check(count_check(4));
   cmd->add_option("--runs", o.runs, "Timed runs (median and min reported)")->check(decimal_in(1, 100000));
   cmd->add_option("--warmup", o.warmup, "Untimed runs first")->check(decimal_in(0, 100000));
+  cmd->add_option("--back-to-back", o.back_to_back,
+                  "Time K calls recorded back to back (a full barrier between them, no timestamp) "
+                  "and report the time per call: what a caller recording many calls gets")
+      ->check(decimal_in(1, 10000));
   cmd->add_option("--json", o.json,
                   "Write JSON lines to FILE (replaced only once complete), or - for stdout");
   cmd->add_flag("--no-verify", o.no_verify, "Skip checking the results against the CPU");
