@@ -16,18 +16,12 @@ struct LookBackSpec {
   uint32_t stall_period = 0, stall_counts = 0, guess_offset = 0;  // testing: 0 is off
 };
 
-// Puts `s` in d.extra_spec (constant ids from 2 on), which then reaches constant id
-// VKPRIM_SPEC_GUESS_OFFSET; the ids before VKPRIM_SPEC_SPIN_LIMIT keep their values (0 where
-// extra_spec did not reach them: a pass that declares no such constant ignores its entry).
+// Sets the look-back's constants of `d` to `s`.
 inline void set_look_back_spec(PipelineDesc& d, const LookBackSpec& s) {
-  const auto set = [&d](uint32_t id, uint32_t value) {
-    if (d.extra_spec.size() < id - 1) d.extra_spec.resize(id - 1, 0u);
-    d.extra_spec[id - 2] = value;
-  };
-  set(VKPRIM_SPEC_SPIN_LIMIT, s.spin_limit);
-  set(VKPRIM_SPEC_STALL_PERIOD, s.stall_period);
-  set(VKPRIM_SPEC_STALL_COUNTS, s.stall_counts);
-  set(VKPRIM_SPEC_GUESS_OFFSET, s.guess_offset);
+  d.set_spec(VKPRIM_SPEC_SPIN_LIMIT, s.spin_limit);
+  d.set_spec(VKPRIM_SPEC_STALL_PERIOD, s.stall_period);
+  d.set_spec(VKPRIM_SPEC_STALL_COUNTS, s.stall_counts);
+  d.set_spec(VKPRIM_SPEC_GUESS_OFFSET, s.guess_offset);
 }
 
 }  // namespace vkprim::detail

@@ -24,6 +24,14 @@ struct PipelineDesc {
   uint32_t items = 1;
   std::vector<uint32_t> extra_spec;   // constant_id 2, 3, ...
   uint32_t required_subgroup_size = 0; // 0: the driver's choice
+
+  // Sets specialization constant `id` (2 or above; shaders/common/spec_ids.h) to `value`; the
+  // ids between keep their values (0 where none was set: a pass that declares no such constant
+  // ignores its entry).
+  void set_spec(uint32_t id, uint32_t value) {
+    if (extra_spec.size() < id - 1) extra_spec.resize(id - 1, 0u);
+    extra_spec[id - 2] = value;
+  }
 };
 
 class Pipeline {

@@ -13,6 +13,7 @@
 #include <vkprim/scan.hpp>
 #include <vkprim/testing.hpp>
 
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -38,7 +39,14 @@ struct ScanPlan {
   ScanStrategy strategy = ScanStrategy::single_pass;  // resolved, for out-of-place calls
   uint32_t esz = 4, agg_words = 1, items = 16, wg = tuning::kScanWorkgroup;
   uint32_t max_range_groups = tuning::kRangeGroups;
+  // The single pass comes in two builds (shaders/common/spec_ids.h, HOST_COUNT_ONLY): `tiles`
+  // for host counts, which holds no code reading a count on the GPU (with that code its compiled
+  // pass takes several times the shared memory, and runs slower, on some drivers), and
+  // `tiles_device` for counts on the GPU, made by the first call that passes one.
   Pipeline tiles, reduce, partials, ranges, heads;
+  PipelineDesc tiles_desc;
+  mutable std::mutex tiles_device_mutex;
+  mutable std::optional<Pipeline> tiles_device;
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
@@ -88,17 +96,33 @@ struct ScanPlan {
     }
     return variants::scan_ranges(agg.op, value, layer);
   }
-  // Pass `pass` of this plan's variant; with `look_back`, its look-back's specialization
-  // constants (the single pass).
-  Result<Pipeline> make(ScanPass pass, uint32_t push_bytes, const Agg& agg, uint32_t pass_items,
-                        uint32_t pass_wg = 0, const LookBackSpec* look_back = nullptr) const {
+  // Pass `pass` of this plan's variant.
+  PipelineDesc desc(ScanPass pass, uint32_t push_bytes, const Agg& agg, uint32_t pass_items,
+                    uint32_t pass_wg = 0) const {
     PipelineDesc d;
     d.shader = variant(pass, agg);
     d.push_bytes = push_bytes;
     d.workgroup_size = pass_wg ? pass_wg : wg;
     d.items = pass_items;
-    if (look_back) set_look_back_spec(d, *look_back);
-    return Pipeline::create(*ctx, d);
+    return d;
+  }
+  Result<Pipeline> make(ScanPass pass, uint32_t push_bytes, const Agg& agg, uint32_t pass_items) const {
+    return Pipeline::create(*ctx, desc(pass, push_bytes, agg, pass_items));
+  }
+
+  // The single pass's build for `count`: `tiles` for a host count; for a count on the GPU,
+  // `tiles_device`, made on first use.
+  Result<const Pipeline*> single_pass(const Count& count) const {
+    if (!count.is_device()) return &tiles;
+    std::lock_guard<std::mutex> lock(tiles_device_mutex);
+    if (!tiles_device) {
+      PipelineDesc d = tiles_desc;
+      d.set_spec(VKPRIM_SPEC_HOST_COUNT_ONLY, 0);
+      auto p = Pipeline::create(*ctx, d);
+      if (!p) return p.error();
+      tiles_device = std::move(*p);
+    }
+    return &*tiles_device;
   }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {
@@ -138,6 +162,12 @@ struct ScanPlan {
     const uint64_t n = count.n;
     const bool in_place = in.address == out.address;
     ScanStrategy s = in_place ? ScanStrategy::reduce_then_scan : strategy;
+    const Pipeline* single = nullptr;
+    if (s == ScanStrategy::single_pass) {
+      auto p = single_pass(count);
+      if (!p) return p.error();
+      single = *p;
+    }
     const BufferView work = temp->sub(heads_reserved, temp->size - heads_reserved);
     const uint64_t count_addr = count_address(count);
     uint32_t flags = exclusive ? kScanExclusive : 0;
@@ -150,7 +180,7 @@ struct ScanPlan {
       compute_to_compute_barrier(*ctx, cmd);
       ScanTilesPush p{in.address, out.address, heads, work.address, count_addr, n, flags};
       const auto [gx, gy] = single_groups(n);
-      tiles.dispatch(cmd, &p, gx, gy);
+      single->dispatch(cmd, &p, gx, gy);
       return {};
     }
     const uint32_t groups = range_groups(n);
@@ -232,13 +262,16 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
     LookBackSpec look_back;
     look_back.spin_limit = k.spin_limit ? k.spin_limit : tuning::kSpinLimit;
     look_back.stall_period = k.stall_period;
-    auto tiles = plan->make(ScanPass::tiles, kScanTilesPushBytes, agg,
-                            tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
-                            // at most the device's limit, never below the other passes'
-                            std::max(plan->wg, std::min(tuning::scan_single_pass_workgroup(
-                                                            plan->agg_words),
-                                                        caps.max_workgroup_invocations)),
-                            &look_back);
+    plan->tiles_desc = plan->desc(ScanPass::tiles, kScanTilesPushBytes, agg,
+                                  tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
+                                  // at most the device's limit, never below the other passes'
+                                  std::max(plan->wg, std::min(tuning::scan_single_pass_workgroup(
+                                                                  plan->agg_words),
+                                                              caps.max_workgroup_invocations)));
+    set_look_back_spec(plan->tiles_desc, look_back);
+    PipelineDesc host = plan->tiles_desc;
+    host.set_spec(VKPRIM_SPEC_HOST_COUNT_ONLY, 1);
+    auto tiles = Pipeline::create(ctx, host);
     if (!tiles) return tiles.error();
     plan->tiles = std::move(*tiles);
     auto ranges = plan->make(ScanPass::ranges, kScanRangesPushBytes, agg, plan->items);

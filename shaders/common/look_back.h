@@ -1,7 +1,6 @@
 // The specialization constants of the passes with a decoupled look-back (common/tile_state.glsl:
 // scan_tiles, select_tiles, csr_compact; sort/radix_onesweep.comp), by constant id, for the GLSL
-// and for the plans that set them (engine/core/look_back.hpp). Ids 0 to 3 are the passes' own
-// (workgroup size, items, and constants 2 and 3 where a pass has them).
+// and for the plans that set them (engine/core/look_back.hpp); common/spec_ids.h numbers them.
 //   SPIN_LIMIT    re-reads of a predecessor's state that is not ready before the fallback;
 //                 every plan sets it (its policy's value, or a test's)
 //   STALL_PERIOD  testing: tiles with id % STALL_PERIOD == STALL_PERIOD - 1 never publish, so
@@ -16,10 +15,7 @@
 #ifndef VKPRIM_LOOK_BACK_H
 #define VKPRIM_LOOK_BACK_H
 
-#define VKPRIM_SPEC_SPIN_LIMIT 4
-#define VKPRIM_SPEC_STALL_PERIOD 5
-#define VKPRIM_SPEC_STALL_COUNTS 6
-#define VKPRIM_SPEC_GUESS_OFFSET 7
+#include "spec_ids.h"
 
 #ifndef __cplusplus
 layout(constant_id = VKPRIM_SPEC_SPIN_LIMIT) const uint SPIN_LIMIT = 0u;

@@ -9,6 +9,8 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require
 
+#include "spec_ids.h"
+
 // Workgroup size and items per invocation are specialization constants 0 and 1 (or ITEMS a
 // compile-time constant, below).
 layout(local_size_x_id = 0) in;
@@ -46,14 +48,21 @@ uint64_t device_count(uint64_t addr, uint64_t most) {
   return min(c, most);
 }
 
+// HOST_COUNT_ONLY (common/spec_ids.h): 1 in pipelines whose calls always pass the count in the
+// push constants (addr 0). Their builds then hold no code that reads a count on the GPU, which
+// in the single-pass scan costs the compiled pass shared memory (engine/scan/scan.cpp).
+layout(constant_id = VKPRIM_SPEC_HOST_COUNT_ONLY) const bool HOST_COUNT_ONLY = false;
+
 // A call's element count: `n`, its maximum, for a host count (addr 0), else the count on the
 // GPU clamped to n.
-uint64_t call_count(uint64_t addr, uint64_t n) { return addr != 0ul ? device_count(addr, n) : n; }
+uint64_t call_count(uint64_t addr, uint64_t n) {
+  return !HOST_COUNT_ONLY && addr != 0ul ? device_count(addr, n) : n;
+}
 
 // The elements of a dispatch of n from element `first` on: n for a host count (addr 0), else
 // its part of the count on the GPU (the count less `first`, at most n; 0 past the count).
 uint dispatch_count(uint64_t addr, uint64_t first, uint n) {
-  if (addr == 0ul) return n;
+  if (HOST_COUNT_ONLY || addr == 0ul) return n;
   const uint64_t c = device_count(addr, first + n);
   return c > first ? uint(c - first) : 0u;
 }
