@@ -48,11 +48,10 @@ void main() {
   }
   T acc0 = T(0), acc1 = T(0), acc2 = T(0);
   for (uint64_t i = uint64_t(gl_WorkGroupID.x) * WG_SIZE + lid; i < uint64_t(pc.n); i += stride) {
-    const T m = pre ? ld(pc.inv_diag_addr, i) : T(1);
     switch (op) {
       case OP_CG_INIT: {  // r = b, x = 0, z = M r, p = z; r.r, r.z
         const T r = ld(pc.v[V_B], i);
-        const T z = pre ? m * r : r;
+        const T z = pre ? ld(pc.inv_diag_addr, i) * r : r;
         st(pc.v[V_R], i, r);
         st(pc.v[V_X], i, T(0));
         if (pre) st(pc.v[V_Z], i, z);
@@ -69,7 +68,7 @@ void main() {
         st(pc.v[V_X], i, ld(pc.v[V_X], i) + alpha * p);
         const T r = ld(pc.v[V_R], i) - alpha * ld(pc.v[V_Q], i);
         st(pc.v[V_R], i, r);
-        const T z = pre ? m * r : r;
+        const T z = pre ? ld(pc.inv_diag_addr, i) * r : r;
         if (pre) st(pc.v[V_Z], i, z);
         acc0 += r * r;
         acc1 += r * z;
@@ -91,7 +90,7 @@ void main() {
       case OP_BI_P: {  // p = r + beta (p - omega v), y = M p
         const T p = ld(pc.v[V_R], i) + beta * (ld(pc.v[V_P], i) - omega * ld(pc.v[V_Q], i));
         st(pc.v[V_P], i, p);
-        if (pre) st(pc.v[V_Y], i, m * p);
+        if (pre) st(pc.v[V_Y], i, ld(pc.inv_diag_addr, i) * p);
         break;
       }
       case OP_BI_DOT_R0V:  // r0.v
@@ -100,7 +99,7 @@ void main() {
       case OP_BI_S: {  // s = r - alpha v, z = M s; s.s
         const T s = ld(pc.v[V_R], i) - alpha * ld(pc.v[V_Q], i);
         st(pc.v[V_S], i, s);
-        if (pre) st(pc.v[V_Z], i, m * s);
+        if (pre) st(pc.v[V_Z], i, ld(pc.inv_diag_addr, i) * s);
         acc0 += s * s;
         break;
       }

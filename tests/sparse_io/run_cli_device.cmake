@@ -79,10 +79,20 @@ if(NOT json MATCHES "\"stop_reason\": ?\"converged\"" OR NOT json MATCHES "\"ver
   message(FATAL_ERROR "solve --json wrote:\n${json}")
 endif()
 run(0 solve --generate convdiff:8 --method bicgstab --values f32)
+# --no-check (benchmarks): no Eigen solve; an iteration limit still exits 0 with the true
+# residual recomputed, a breakdown exits 1.
+run(0 solve --generate poisson2d:16 --no-check --max-iterations 3 --json nocheck.json)
+file(READ "${WORK}/nocheck.json" json)
+if(NOT json MATCHES "\"stop_reason\": ?\"iteration_limit\"" OR NOT json MATCHES "\"checked\": ?false"
+   OR NOT json MATCHES "\"iteration_bytes\": ?[1-9]" OR json MATCHES "eigen_iterations")
+  message(FATAL_ERROR "solve --no-check --json wrote:\n${json}")
+endif()
 file(WRITE "${WORK}/swap.mtx" "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n2 1 1\n")
 file(WRITE "${WORK}/b.mtx" "%%MatrixMarket matrix array real general\n2 1\n1\n0\n")
 run(1 solve swap.mtx --rhs b.mtx)
 expect_err("did not converge: breakdown \\(p.Ap\\)")
+run(1 solve swap.mtx --rhs b.mtx --no-check)
+expect_err("the GPU solve stopped: breakdown \\(p.Ap\\)")
 run(1 solve swap.mtx --precond jacobi)
 expect_err("row 0 has no diagonal entry")
 

@@ -13,7 +13,7 @@
 #            (xz -9 the binaries and the layer's library if the tree would pass 64 MiB)
 #          for `sass`: cp /usr/bin/zstd .device/bin/ (the driver's cache is zstd-compressed; the
 #            GPU machine has no zstd)
-#   There: bash tools/device/bench.sh primitives|sparse   (with .device carried; results in $OUT)
+#   There: bash tools/device/bench.sh primitives|sparse|solvers   (with .device carried; results in $OUT)
 #          bash tools/device/bench.sh compare primitives|sparse: a change against its parent, with
 #            the parent's build as .device/bin/vkprim.before: both binaries alternately, two
 #            rounds (ROUNDS=N for another count), on the same device in one call (every primitive at 2^20, 2^24 and 2^28; or
@@ -83,6 +83,27 @@ case "${1:-primitives}" in
     $vk spmv /tmp/spmv/*.coo.bsp.h5 --values f64 --kernel merge,nnz,rows,stream,split,auto \
       --runs 20 --pipeline-stats --json "$out/vkprim_spmv_f64.json"
     $vk spmv .device/real/*.mtx --values f32 --kernel auto --runs 50 --json "$out/vkprim_spmv_real.json"
+    ;;
+  solvers)
+    # The CG iteration against its bandwidth floor (`vkprim solve` reports the bytes an iteration
+    # moves at the least; priced at the copy's bandwidth from this call) and against
+    # cupyx.scipy.sparse.linalg.cg (tools/device/cupyx_cg.py) on the same systems: the 2-D and
+    # 3-D Laplacians of 2^24 unknowns solved to the default tolerance of each value type, and a
+    # real SPD matrix (.device/real/bcsstk33.mtx) for 2000 iterations. b = 1, x0 = 0.
+    $vk bench copy -n 2^28 --runs 20 --json - | grep '^{' > "$out/solver_copy.jsonl"
+    for t in f64 f32; do
+      tol=1e-8; [ $t = f32 ] && tol=1e-5
+      for pre in none jacobi; do
+        for g in poisson2d:4096 poisson3d:256 .device/real/bcsstk33.mtx; do
+          src=(--generate "$g"); lim=(); climit=()
+          case $g in *.mtx) src=("$g"); lim=(--max-iterations 2000); climit=(2000) ;; esac
+          $vk solve "${src[@]}" --values $t --precond $pre --tol $tol "${lim[@]}" --no-check \
+            --json - 2> "$out/solve.log" | python3 -c 'import json,sys; [print(json.dumps(r)) for r in json.load(sys.stdin)]' \
+            >> "$out/solver_vkprim.jsonl" || tail -n 3 "$out/solve.log"
+          python3 tools/device/cupyx_cg.py "$g" $t $pre $tol "${climit[@]}" >> "$out/solver_cupyx.jsonl"
+        done
+      done
+    done
     ;;
   compare)
     before=.device/bin/vkprim.before
@@ -163,7 +184,7 @@ case "${1:-primitives}" in
     fi
     ;;
   *)
-    echo "usage: $0 primitives|sparse|compare primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]|sass COMMAND...|probe [ncu V]" >&2
+    echo "usage: $0 primitives|sparse|solvers|compare primitives|sparse|tests [BINARY [CATCH ARGUMENTS...]]|sass COMMAND...|probe [ncu V]" >&2
     exit 2
     ;;
 esac
