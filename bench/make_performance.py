@@ -16,10 +16,11 @@ records of that call, one JSON object a line, each tagged with its "source":
     cub           ../shared/device/cub_anchors.cu's lines, its {"device", "cub": CUB_VERSION} too
     cusparse      ../shared/device/cusparse_spmv.cu's lines (cuSPARSE SpMV called directly)
     spmv_anchors  ../shared/device/spmv_anchors.py's lines (cuSPARSE through CuPy, torch, matrices)
+    cupyx         tools/device/cupyx_cg.py's lines (cupyx.scipy.sparse.linalg.cg)
 
 A line without "source" is recognized by its fields, so the tools' own output can be
 concatenated as it is. `import` does that, keeps the fields the page uses, and writes the run
-line. Each primitive family (scan, select, sort, spmv, csr) of a device must come from one file:
+line. Each primitive family (scan, select, sort, spmv, csr, solvers) of a device must come from one file:
 two files of one device that both hold a family are an error (keep the newer call's file).
 docs/tuning.md describes the whole procedure.
 """
@@ -102,7 +103,9 @@ VKPRIM_FIELDS = [
     "device", "driver", "subgroup_size", "operation", "type", "n", "median_ms", "min_ms", "verified",
     "retimed", "strategy", "subgroup_ops", "algorithm", "sort_algorithm_option", "value_bytes",
     "wide_offsets", "selected", "bins", "matrix", "rows", "cols", "nnz", "kernel", "kernel_option",
-    "row_lanes", "column_blocks", "csr_build", "csr_ms", "rel_err", "round"]
+    "row_lanes", "column_blocks", "csr_build", "csr_ms", "rel_err", "round", "GBps", "method",
+    "preconditioner", "tol", "iterations", "stop_reason", "true_residual", "ms_per_iteration",
+    "iteration_bytes"]
 
 
 def fail(msg):
@@ -113,6 +116,8 @@ def fail(msg):
 def source_of(r):
     if "source" in r:
         return r["source"]
+    if r.get("operation") == "cupyx_cg":
+        return "cupyx"
     if "operation" in r:
         return "vkprim"
     if "pipeline" in r and "statistics" in r:
@@ -190,6 +195,8 @@ class Run:
         self.anchors = [r for r in recs if source_of(r) == "spmv_anchors"]
         self.spmv = [r for r in self.vk if r.get("operation") == "spmv"
                      and r.get("kernel_option", "auto") == "auto"]
+        self.solves = [r for r in self.vk if r.get("operation") == "solve"]
+        self.cupyx = [r for r in recs if source_of(r) == "cupyx"]
 
     def families(self):
         fams = set()
@@ -201,6 +208,8 @@ class Run:
             fams.add("spmv")
         if any(r.get("csr_build") == "GPU" and r.get("csr_ms", 0) > 0 for r in self.spmv):
             fams.add("csr")
+        if self.solves:
+            fams.add("solvers")
         return fams
 
     def gpu_name(self):
@@ -421,6 +430,31 @@ def csr_section(run):
     return table(header, rows)
 
 
+def solver_section(run):
+    copies = [r["GBps"] for r in run.vk if r.get("operation") == "copy" and r.get("GBps")]
+    if not copies:
+        fail("%s: the solver records need the call's `vkprim bench copy` record" % run.file)
+    gbps = sum(copies) / len(copies)
+    cupyx = {(r["matrix"], r["type"], r["preconditioner"]): r for r in run.cupyx}
+    rows = []
+    order = {"f64": 0, "f32": 1}
+    for r in sorted(run.solves, key=lambda r: (order.get(r["type"], 2), r["preconditioner"] != "none")):
+        name = matrix_name(r["matrix"]) if r["matrix"].endswith(".mtx") else r["matrix"]
+        floor = r["iteration_bytes"] / (gbps * 1e6)
+        c = cupyx.get((os.path.basename(r["matrix"]), r["type"], r["preconditioner"]))
+        rows.append([name, r["type"], r["preconditioner"],
+                     "%d / %s" % (r["iterations"], c["iterations"] if c else "-"),
+                     "%.3f" % r["ms_per_iteration"], "%.3f" % floor,
+                     "%.2f" % (r["ms_per_iteration"] / floor),
+                     "%.3f" % c["ms_per_iteration"] if c else "-",
+                     "%.2f" % (c["ms_per_iteration"] / r["ms_per_iteration"]) if c else "-",
+                     "%.1e / %s" % (r["true_residual"], "%.1e" % c["true_residual"] if c else "-")])
+    header = ["matrix", "type", "preconditioner", "iterations vkprim / cupyx", "vkprim ms per iteration",
+              "floor ms", "vkprim / floor", "cupyx ms per iteration", "cupyx / vkprim",
+              "true residual vkprim / cupyx"]
+    return ["The floor prices bytes at %.0f GB/s, the copy's (`vkprim bench copy`, 2^28 u32)." % gbps, ""] + table(header, rows)
+
+
 def devices_of(runs):
     found = sorted({r.device for r in runs})
     return [d for d in DEVICE_ORDER if d in found] + [d for d in found if d not in DEVICE_ORDER]
@@ -484,7 +518,8 @@ def render(runs):
     w("CSR_ALG2, each the lower of the median of 50 single calls and the per-call time of 10 calls")
     w("back to back. CuPy (`spmv_anchors.py`): `csr @ x`, median of 20 event-timed calls. torch:")
     w("`coalesce().to_sparse_csr()`, median of 5 event-timed builds.")
-    sections = [(f, title) for f, title, _ in FAMILIES] + [("spmv", "SpMV"), ("csr", "CSR construction")]
+    sections = [(f, title) for f, title, _ in FAMILIES] + [("spmv", "SpMV"), ("csr", "CSR construction"),
+                                                            ("solvers", "Krylov solvers")]
     for fam, title in sections:
         w("")
         w("## " + title)
@@ -498,6 +533,18 @@ def render(runs):
             w("CSR built on the GPU from the matrices' shuffled COO triplets (1 % duplicates, summed):")
             w("the median of GPU-timestamp-timed builds; G entries/s = COO entries / time. torch's build")
             w("of the same triplets ran in the same call.")
+        if fam == "solvers":
+            w("")
+            w("CG (`vkprim solve --no-check`, `tools/device/bench.sh solvers`) on the 2-D and 3-D")
+            w("Laplacians of 2^24 unknowns, solved to the value type's default tolerance (f64 1e-8, f32")
+            w("1e-5), and on bcsstk33 for 2000 iterations; b = 1, x0 = 0. vkprim's time per iteration is")
+            w("GPU-timestamped blocks of 16 iterations over the iterations run. **floor**: the bytes an")
+            w("iteration moves at the least (the SpMV's matrix and vectors once, and every vector each")
+            w("vector pass reads or writes once: `iteration_bytes` in `tools/vkprim/cmd_solve.cpp`) at")
+            w("the copy's bandwidth. cupyx: `cupyx.scipy.sparse.linalg.cg` on the same system")
+            w("(`tools/device/cupyx_cg.py`), wall time between two device synchronizations over its")
+            w("iterations. The true residual ||b - A x|| / ||b|| is recomputed in f64; in f32 it drifts")
+            w("from the recursive one that stops the solve, on both sides.")
         for d in devices:
             w("")
             w("### " + name_of[d])
@@ -506,10 +553,11 @@ def render(runs):
             if not run:
                 w("No result file holds this for the %s." % name_of[d])
                 continue
-            if fam in ("spmv", "csr"):
+            if fam in ("spmv", "csr", "solvers"):
                 w(run.run_line("sparse"))
                 w("")
-                out.extend(spmv_section(run) if fam == "spmv" else csr_section(run))
+                out.extend(spmv_section(run) if fam == "spmv" else csr_section(run) if fam == "csr"
+                           else solver_section(run))
             else:
                 w(run.run_line("cub"))
                 w("")
@@ -592,6 +640,8 @@ def do_import(argv):
                 fams = set(family_of_case(c)) if c else set()
                 if r.get("operation") == "spmv":
                     fams = {"spmv", "csr"}
+                if r.get("operation") in ("solve", "copy"):
+                    fams |= {"solvers"}
                 if not fams or (only is not None and not fams & only):
                     continue
                 r = {k: r[k] for k in VKPRIM_FIELDS if k in r}
@@ -603,6 +653,8 @@ def do_import(argv):
             elif s == "cub":
                 r = {k: r[k] for k in ("device", "cub") if k in r}
             elif s in ("cusparse", "spmv_anchors") and only is not None and not {"spmv", "csr"} & only:
+                continue
+            elif s == "cupyx" and only is not None and "solvers" not in only:
                 continue
             r = dict(r, source=s)
             key = json.dumps(r, sort_keys=True)

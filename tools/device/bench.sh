@@ -90,8 +90,9 @@ case "${1:-primitives}" in
     # cupyx.scipy.sparse.linalg.cg (tools/device/cupyx_cg.py) on the same systems: the 2-D and
     # 3-D Laplacians of 2^24 unknowns solved to the default tolerance of each value type, and a
     # real SPD matrix (.device/real/bcsstk33.mtx) for 2000 iterations. b = 1, x0 = 0.
-    $vk bench copy -n 2^28 --runs 20 --json - | grep '^{' > "$out/solver_copy.jsonl"
-    for t in f64 f32; do
+    # `solvers f64` or `solvers f32`: one value type (a call's time limit may not hold both).
+    $vk bench copy -n 2^28 --runs 20 --json - | grep '^{' >> "$out/solver_copy.jsonl"
+    for t in ${2:-f64 f32}; do
       tol=1e-8; [ $t = f32 ] && tol=1e-5
       for pre in none jacobi; do
         for g in poisson2d:4096 poisson3d:256 .device/real/bcsstk33.mtx; do
