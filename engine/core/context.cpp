@@ -58,6 +58,10 @@ struct FeatureSet {
   bool bda = false, int64 = false, float64 = false, int64_atomics = false, memory_model = false;
   bool timeline = false, host_query_reset = false, subgroup_size_control = false,
        full_subgroups = false, subgroup_extended_types = false;
+  // vulkanMemoryModel enabled without vulkanMemoryModelDeviceScope: then no shader may use the
+  // Device memory scope, which every atomic and barrier of vkprim's passes (and glslang's
+  // atomics in general) use.
+  bool memory_model_without_device_scope = false;
 
   static FeatureSet from_chain(const VkPhysicalDeviceFeatures2* f) {
     FeatureSet s;
@@ -68,6 +72,7 @@ struct FeatureSet {
       s.bda = v->bufferDeviceAddress;
       s.int64_atomics = v->shaderBufferInt64Atomics;
       s.memory_model = v->vulkanMemoryModel && v->vulkanMemoryModelDeviceScope;
+      s.memory_model_without_device_scope = v->vulkanMemoryModel && !v->vulkanMemoryModelDeviceScope;
       s.timeline = v->timelineSemaphore;
       s.host_query_reset = v->hostQueryReset;
       s.subgroup_extended_types = v->shaderSubgroupExtendedTypes;
@@ -84,8 +89,11 @@ struct FeatureSet {
       s.timeline = s.timeline || v->timelineSemaphore;
     if (auto* v = find_in_chain<VkPhysicalDeviceHostQueryResetFeatures>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES))
       s.host_query_reset = s.host_query_reset || v->hostQueryReset;
-    if (auto* v = find_in_chain<VkPhysicalDeviceVulkanMemoryModelFeatures>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES))
+    if (auto* v = find_in_chain<VkPhysicalDeviceVulkanMemoryModelFeatures>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES)) {
       s.memory_model = s.memory_model || (v->vulkanMemoryModel && v->vulkanMemoryModelDeviceScope);
+      s.memory_model_without_device_scope =
+          s.memory_model_without_device_scope || (v->vulkanMemoryModel && !v->vulkanMemoryModelDeviceScope);
+    }
     if (auto* v = find_in_chain<VkPhysicalDeviceSubgroupSizeControlFeatures>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES)) {
       s.subgroup_size_control = s.subgroup_size_control || v->subgroupSizeControl;
       s.full_subgroups = s.full_subgroups || v->computeFullSubgroups;
@@ -492,6 +500,11 @@ Result<Context> Context::adopt(const AdoptInfo& info) {
   impl->caps.api_version = std::min(impl->caps.api_version, info.api_version);
   if (const char* why = detail::missing_requirement(impl->caps))
     return make_error(Errc::unsupported, std::string("cannot adopt device: ") + why);
+  if (detail::FeatureSet::from_chain(info.enabled_features).memory_model_without_device_scope)
+    return make_error(Errc::unsupported,
+                      "cannot adopt device: vulkanMemoryModel is enabled without "
+                      "vulkanMemoryModelDeviceScope, so no shader may use the Device memory scope, "
+                      "which vkprim's atomics and barriers use: enable both, or neither");
   detail::load_device_table(impl->vk, info.get_instance_proc_addr, info.instance, info.device);
   VKPRIM_TRY(detail::finish_setup(*impl, {}));
   // The caller's queue stays the caller's: nothing is measured on an adopted device.

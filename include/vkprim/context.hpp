@@ -113,7 +113,9 @@ std::string to_string(const DeviceClass& c);
 // handle alive for the Context's lifetime and passes, in `enabled_features`, the feature
 // chain it gave vkCreateDevice (VkPhysicalDeviceFeatures2 with Vulkan11/12/13Features or the
 // individual structs): vkprim cannot query what was enabled. vkprim needs Vulkan >= 1.2 with
-// bufferDeviceAddress and shaderInt64 enabled; everything else is optional and checked per call.
+// bufferDeviceAddress and shaderInt64 enabled, and vulkanMemoryModelDeviceScope wherever
+// vulkanMemoryModel is enabled (its passes use the Device memory scope); everything else is
+// optional and checked per call.
 struct AdoptInfo {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;

@@ -268,6 +268,30 @@ TEST_CASE("adoption refuses a device without bufferDeviceAddress", "[adopt]") {
   CHECK_THAT(ctx.error().message, Catch::Contains("bufferDeviceAddress"));
 }
 
+TEST_CASE("adoption refuses vulkanMemoryModel without its device scope", "[adopt]") {
+  // The chain as the caller claims it: vkprim's pipelines would use the Device scope, which
+  // such a device forbids, so adoption says so before any pipeline exists.
+  Renderer r;
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  v12.bufferDeviceAddress = VK_TRUE;
+  v12.vulkanMemoryModel = VK_TRUE;
+  VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
+  f.features.shaderInt64 = VK_TRUE;
+  AdoptInfo ai;
+  ai.instance = r.instance;
+  ai.physical_device = r.pd;
+  ai.device = r.device;
+  ai.queue_family = r.family;
+  ai.get_instance_proc_addr = vkGetInstanceProcAddr;
+  ai.enabled_features = &f;
+  auto ctx = Context::adopt(ai);
+  REQUIRE_FALSE(ctx.ok());
+  CHECK(ctx.error().code == Errc::unsupported);
+  CHECK_THAT(ctx.error().message, Catch::Contains("vulkanMemoryModelDeviceScope"));
+  v12.vulkanMemoryModelDeviceScope = VK_TRUE;  // both: accepted
+  CHECK(Context::adopt(ai).ok());
+}
+
 TEST_CASE("the validation harness reports a synchronization hazard", "[validation]") {
   // Two transfer writes of one buffer with no barrier between them: synchronization validation
   // must report a write-after-write hazard through the messenger. Proves that the harness that
