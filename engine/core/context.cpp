@@ -325,6 +325,13 @@ void InstanceFns::load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance) {
 #undef VKPRIM_LOAD
 }
 
+void DebugUtilsFns::load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance) {
+  begin_label = reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(gipa(instance, "vkCmdBeginDebugUtilsLabelEXT"));
+  end_label = reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(gipa(instance, "vkCmdEndDebugUtilsLabelEXT"));
+  set_name = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(gipa(instance, "vkSetDebugUtilsObjectNameEXT"));
+  if (!on()) *this = {};
+}
+
 DeviceCaps query_caps(const InstanceFns& vki, VkPhysicalDevice pd, uint32_t queue_family,
                       const VkPhysicalDeviceFeatures2* enabled) {
   DeviceCaps c;
@@ -506,6 +513,7 @@ Result<Context> Context::adopt(const AdoptInfo& info) {
                       "vulkanMemoryModelDeviceScope, so no shader may use the Device memory scope, "
                       "which vkprim's atomics and barriers use: enable both, or neither");
   detail::load_device_table(impl->vk, info.get_instance_proc_addr, info.instance, info.device);
+  if (info.debug_utils) impl->debug.load(info.get_instance_proc_addr, info.instance);
   VKPRIM_TRY(detail::finish_setup(*impl, {}));
   // The caller's queue stays the caller's: nothing is measured on an adopted device.
   auto device_class = detail::classify_device(*impl, info.bandwidth_class, false);
@@ -537,6 +545,7 @@ Result<Context> Context::create(const CreateInfo& info) {
     dbg.pUserData = impl.get();
     VKPRIM_VK(impl->vki.CreateDebugUtilsMessengerEXT(impl->instance, &dbg, nullptr, &impl->messenger));
   }
+  if (inst->debug_utils) impl->debug.load(impl->vki.GetInstanceProcAddr, impl->instance);
 
   auto pds = detail::enumerate(impl->vki, impl->instance);
   if (!pds) return pds.error();

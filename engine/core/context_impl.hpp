@@ -31,9 +31,22 @@ struct InstanceFns {
   void load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance);
 };
 
+// VK_EXT_debug_utils' commands for labels and names, set only where the instance has the
+// extension enabled (CreateInfo::validation, AdoptInfo::debug_utils); null otherwise, which
+// costs the recording one comparison per dispatch.
+struct DebugUtilsFns {
+  PFN_vkCmdBeginDebugUtilsLabelEXT begin_label = nullptr;
+  PFN_vkCmdEndDebugUtilsLabelEXT end_label = nullptr;
+  PFN_vkSetDebugUtilsObjectNameEXT set_name = nullptr;
+
+  void load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance);
+  bool on() const { return begin_label && end_label && set_name; }
+};
+
 struct ContextImpl {
   InstanceFns vki;
   VolkDeviceTable vk{};  // every device-level command vkprim calls
+  DebugUtilsFns debug;   // labels around every dispatch, names on every pipeline (when on)
 
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;

@@ -179,9 +179,16 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
                                                ctx.alloc, &p.pipeline_);
   ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.alloc);
   if (r != VK_SUCCESS) return vk_error(r, std::string("creating pipeline ") + blob.name);
-  if (ctx.capture_statistics)
-    capture_statistics(ctx, p.pipeline_, std::string(blob.name) + " (" + std::to_string(desc.workgroup_size) +
-                                             " x " + std::to_string(desc.items) + ")");
+  const std::string shape = " (" + std::to_string(desc.workgroup_size) + " x " + std::to_string(desc.items) + ")";
+  if (ctx.capture_statistics) capture_statistics(ctx, p.pipeline_, std::string(blob.name) + shape);
+  if (ctx.debug.on()) {
+    const std::string name = "vkprim " + std::string(blob.name) + shape;
+    VkDebugUtilsObjectNameInfoEXT ni{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+    ni.objectType = VK_OBJECT_TYPE_PIPELINE;
+    ni.objectHandle = uint64_t(p.pipeline_);
+    ni.pObjectName = name.c_str();
+    ctx.debug.set_name(ctx.device, &ni);  // a name is a debugging aid: its result is not an error
+  }
   return p;
 }
 
@@ -229,20 +236,36 @@ void Pipeline::reset() {
   ctx_ = nullptr;
 }
 
+void Pipeline::begin_label(VkCommandBuffer cmd) const {
+  if (!ctx_->debug.on()) return;
+  const std::string name = std::string("vkprim ") + name_;
+  VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+  label.pLabelName = name.c_str();
+  ctx_->debug.begin_label(cmd, &label);
+}
+
+void Pipeline::end_label(VkCommandBuffer cmd) const {
+  if (ctx_->debug.on()) ctx_->debug.end_label(cmd);
+}
+
 void Pipeline::dispatch(VkCommandBuffer cmd, const void* push, uint32_t gx, uint32_t gy) const {
+  begin_label(cmd);
   ctx_->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
   if (push_bytes_)
     ctx_->vk.vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes_, push);
   ctx_->vk.vkCmdDispatch(cmd, gx, gy, 1);
+  end_label(cmd);
   if (ctx_->on_dispatch) ctx_->on_dispatch(cmd, name_);
 }
 
 void Pipeline::dispatch_indirect(VkCommandBuffer cmd, const void* push, VkBuffer args,
                                  VkDeviceSize offset) const {
+  begin_label(cmd);
   ctx_->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
   if (push_bytes_)
     ctx_->vk.vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes_, push);
   ctx_->vk.vkCmdDispatchIndirect(cmd, args, offset);
+  end_label(cmd);
   if (ctx_->on_dispatch) ctx_->on_dispatch(cmd, name_);
 }
 

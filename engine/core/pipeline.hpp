@@ -60,6 +60,9 @@ class Pipeline {
 
  private:
   void reset();
+  // The debug label around a dispatch ("vkprim <name>"), where the context has debug utils.
+  void begin_label(VkCommandBuffer cmd) const;
+  void end_label(VkCommandBuffer cmd) const;
   const ContextImpl* ctx_ = nullptr;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;

@@ -131,6 +131,11 @@ struct AdoptInfo {
   // else from a Context created earlier in this process on the same device (same
   // deviceUUID), else CPU devices are host and others standard.
   std::optional<BandwidthClass> bandwidth_class;
+  // The instance has VK_EXT_debug_utils enabled: vkprim then names every pipeline it creates
+  // ("vkprim <pass variant> (<workgroup> x <items>)") and wraps every dispatch it records in a
+  // label ("vkprim <pass variant>"), so that RenderDoc, Nsight and the validation layer's
+  // messages show which pass ran. Off (the default) records and names nothing.
+  bool debug_utils = false;
 };
 
 enum class MessageSeverity { verbose, info, warning, error };
@@ -143,7 +148,8 @@ struct CreateInfo {
   // when empty, the environment variable VKPRIM_DEVICE is used if set.
   std::string device_selector;
   // Enable VK_LAYER_KHRONOS_validation with synchronization validation. Also turned on by the
-  // environment variable VKPRIM_VALIDATION=1.
+  // environment variable VKPRIM_VALIDATION=1. With it VK_EXT_debug_utils: pipelines are named
+  // and dispatches labelled as AdoptInfo::debug_utils describes.
   bool validation = false;
   // Receives debug-utils messages (validation layer output) when set.
   MessageCallback on_message;

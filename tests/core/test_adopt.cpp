@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace vkprim;
@@ -266,6 +267,104 @@ TEST_CASE("adoption refuses a device without bufferDeviceAddress", "[adopt]") {
   REQUIRE_FALSE(ctx.ok());
   CHECK(ctx.error().code == Errc::unsupported);
   CHECK_THAT(ctx.error().message, Catch::Contains("bufferDeviceAddress"));
+}
+
+// The debug-utils commands vkprim calls, seen through the vkGetInstanceProcAddr it is given:
+// each call counted and its label or name kept, then passed on to the real command.
+namespace labels {
+PFN_vkCmdBeginDebugUtilsLabelEXT real_begin = nullptr;
+PFN_vkCmdEndDebugUtilsLabelEXT real_end = nullptr;
+PFN_vkSetDebugUtilsObjectNameEXT real_name = nullptr;
+std::vector<std::string> begun, named;
+int ended = 0;
+VKAPI_ATTR void VKAPI_CALL begin(VkCommandBuffer cmd, const VkDebugUtilsLabelEXT* l) {
+  begun.emplace_back(l->pLabelName);
+  real_begin(cmd, l);
+}
+VKAPI_ATTR void VKAPI_CALL end(VkCommandBuffer cmd) {
+  ++ended;
+  real_end(cmd);
+}
+VKAPI_ATTR VkResult VKAPI_CALL name(VkDevice d, const VkDebugUtilsObjectNameInfoEXT* n) {
+  named.emplace_back(n->pObjectName);
+  return real_name(d, n);
+}
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gipa(VkInstance instance, const char* fn) {
+  const std::string f = fn;
+  if (f == "vkCmdBeginDebugUtilsLabelEXT") return reinterpret_cast<PFN_vkVoidFunction>(begin);
+  if (f == "vkCmdEndDebugUtilsLabelEXT") return reinterpret_cast<PFN_vkVoidFunction>(end);
+  if (f == "vkSetDebugUtilsObjectNameEXT") return reinterpret_cast<PFN_vkVoidFunction>(name);
+  return vkGetInstanceProcAddr(instance, fn);
+}
+}  // namespace labels
+
+TEST_CASE("with debug utils, every dispatch is labelled and every pipeline named", "[adopt][labels]") {
+  Renderer r;
+  labels::real_begin = reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(
+      vkGetInstanceProcAddr(r.instance, "vkCmdBeginDebugUtilsLabelEXT"));
+  labels::real_end = reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(
+      vkGetInstanceProcAddr(r.instance, "vkCmdEndDebugUtilsLabelEXT"));
+  labels::real_name = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
+      vkGetInstanceProcAddr(r.instance, "vkSetDebugUtilsObjectNameEXT"));
+  REQUIRE(labels::real_begin);
+  AdoptInfo ai;
+  ai.instance = r.instance;
+  ai.physical_device = r.pd;
+  ai.device = r.device;
+  ai.queue_family = r.family;
+  ai.get_instance_proc_addr = labels::gipa;
+  ai.enabled_features = &r.f2;
+  const uint32_t n = 100000;
+  for (const bool on : {true, false}) {
+    DYNAMIC_SECTION("debug_utils " << on) {
+      labels::begun.clear(), labels::named.clear(), labels::ended = 0;
+      ai.debug_utils = on;
+      auto ctx = Context::adopt(ai).value();
+      auto scan = Scan::create(ctx, ValueType::u32).value();
+      REQUIRE(scan.reserve(n).ok());
+      if (on) {
+        REQUIRE(labels::named.size() >= 3);  // the scan's passes and the fill of its tile state
+        for (const auto& s : labels::named) CHECK_THAT(s, Catch::StartsWith("vkprim "));
+      }
+      auto in = r.make_buffer(n * 4), out = r.make_buffer(n * 4);
+      for (uint32_t i = 0; i < n; ++i) static_cast<uint32_t*>(in.map)[i] = i % 7;
+      auto vin = BufferView::of(ctx, in.buffer, 0, n * 4).value();
+      auto vout = BufferView::of(ctx, out.buffer, 0, n * 4).value();
+      VkCommandPool pool;
+      VkCommandBuffer cmd = r.begin_commands(pool);
+      REQUIRE(scan.exclusive(cmd, vin, vout, n).ok());
+      VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                           nullptr, 0, nullptr);
+      CHECK_VK(vkEndCommandBuffer(cmd));
+      if (on) {
+        CHECK(labels::begun.size() >= 2);  // a scan records two passes or more
+        CHECK(int(labels::begun.size()) == labels::ended);
+        for (const auto& s : labels::begun) CHECK_THAT(s, Catch::StartsWith("vkprim "));
+      } else {
+        CHECK(labels::begun.empty());
+        CHECK(labels::ended == 0);
+        CHECK(labels::named.empty());
+      }
+      VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+      VkFence fence;
+      CHECK_VK(vkCreateFence(r.device, &fci, nullptr, &fence));
+      VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      si.commandBufferCount = 1;
+      si.pCommandBuffers = &cmd;
+      CHECK_VK(vkQueueSubmit(r.queue, 1, &si, fence));
+      CHECK_VK(vkWaitForFences(r.device, 1, &fence, VK_TRUE, UINT64_MAX));
+      uint32_t sum = 0;
+      for (uint32_t i = 0; i < n; ++i) {
+        REQUIRE(static_cast<uint32_t*>(out.map)[i] == sum);
+        sum += i % 7;
+      }
+      vkDestroyFence(r.device, fence, nullptr);
+      vkDestroyCommandPool(r.device, pool, nullptr);
+      r.free_buffer(in);
+      r.free_buffer(out);
+    }
+  }
 }
 
 TEST_CASE("adoption refuses vulkanMemoryModel without its device scope", "[adopt]") {
