@@ -35,6 +35,7 @@ int run(App& app) {
   adopt.api_version = VK_API_VERSION_1_3;
   adopt.get_instance_proc_addr = vkGetInstanceProcAddr;
   adopt.enabled_features = &app.features;
+  adopt.debug_utils = app.messenger != VK_NULL_HANDLE;  // passes named in RenderDoc and Nsight
   auto ctx = vkprim::Context::adopt(adopt);
   if (!ctx) return std::fprintf(stderr, "adopt: %s\n", ctx.error().describe().c_str()), 1;
   vkprim::SortOptions so;
