@@ -285,7 +285,8 @@ function(vkprim_shader_registry out_sources out_include)
     list(TRANSFORM values PREPEND "${type}::")
     list(JOIN values ", " qualified)
     string(APPEND axis_body "enum class ${type} : uint32_t { ${joined} };\n"
-                            "inline constexpr ${type} k${type}Axis[] = {${qualified}};\n")
+                            "inline constexpr ${type} k${type}Axis[] = {${qualified}};\n"
+                            "#define VKPRIM_SHADER_AXIS_${type} 1\n")
   endforeach()
   set(family_body "")
   foreach(f IN LISTS families)

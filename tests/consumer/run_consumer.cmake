@@ -6,8 +6,8 @@ function(run)
   endif()
 endfunction()
 file(REMOVE_RECURSE "${BIN}")
-if(MODE STREQUAL "subdir")
-  run(${CMAKE_COMMAND} -S "${SRC}/subdir" -B "${BIN}/build" -G Ninja
+if(MODE STREQUAL "subdir" OR MODE STREQUAL "subset")
+  run(${CMAKE_COMMAND} -S "${SRC}/${MODE}" -B "${BIN}/build" -G Ninja
       "-DVKPRIM_SOURCE_DIR=${VKPRIM_SOURCE_DIR}" -DVKPRIM_BUILD_SPARSE=OFF -DCMAKE_BUILD_TYPE=Release)
 else()  # installed, sparse, matrix_files: the installed package
   run(${CMAKE_COMMAND} --install "${VKPRIM_BINARY_DIR}" --prefix "${BIN}/prefix")
@@ -21,3 +21,12 @@ else()  # installed, sparse, matrix_files: the installed package
 endif()
 run(${CMAKE_COMMAND} --build "${BIN}/build")
 run("${BIN}/build/consumer")
+if(MODE STREQUAL "subset")  # only the chosen families' SPIR-V was compiled (and embedded)
+  file(GLOB_RECURSE spirv "${BIN}/build/*.spv")
+  file(GLOB_RECURSE other "${BIN}/build/*radix_*.spv" "${BIN}/build/*select_*.spv"
+       "${BIN}/build/*histogram*.spv" "${BIN}/build/*gather*.spv" "${BIN}/build/*spmv*.spv")
+  list(LENGTH spirv built)
+  if(built EQUAL 0 OR other)
+    message(FATAL_ERROR "VKPRIM_PRIMITIVES=scan built ${built} SPIR-V files, of other families: ${other}")
+  endif()
+endif()
