@@ -150,6 +150,31 @@ struct Renderer {
     CHECK_VK(vkBeginCommandBuffer(cmd, &bi));
     return cmd;
   }
+  // What a renderer hands vkprim: its handles and the feature chain it enabled (`features`,
+  // f2 unless a test claims another).
+  AdoptInfo adopt_info(const VkPhysicalDeviceFeatures2* features = nullptr) const {
+    AdoptInfo ai;
+    ai.instance = instance;
+    ai.physical_device = pd;
+    ai.device = device;
+    ai.queue_family = family;
+    ai.api_version = VK_API_VERSION_1_2;
+    ai.get_instance_proc_addr = vkGetInstanceProcAddr;
+    ai.enabled_features = features ? features : &f2;
+    return ai;
+  }
+  // Submits the ended `cmd` on the queue and waits for it.
+  void submit_wait(VkCommandBuffer cmd) {
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    CHECK_VK(vkCreateFence(device, &fci, nullptr, &fence));
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    CHECK_VK(vkQueueSubmit(queue, 1, &si, fence));
+    CHECK_VK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
+    vkDestroyFence(device, fence, nullptr);
+  }
   void free_buffer(Buf& b) {
     vkDestroyBuffer(device, b.buffer, nullptr);
     vkFreeMemory(device, b.memory, nullptr);
@@ -159,14 +184,7 @@ struct Renderer {
 
 TEST_CASE("vkprim records into the renderer's command buffer on the renderer's device", "[adopt]") {
   Renderer r;
-  AdoptInfo ai;
-  ai.instance = r.instance;
-  ai.physical_device = r.pd;
-  ai.device = r.device;
-  ai.queue_family = r.family;
-  ai.api_version = VK_API_VERSION_1_2;
-  ai.get_instance_proc_addr = vkGetInstanceProcAddr;
-  ai.enabled_features = &r.f2;
+  AdoptInfo ai = r.adopt_info();
   {
     auto ctx = Context::adopt(ai).value();
     CHECK_FALSE(ctx.owns_device());
@@ -203,21 +221,13 @@ TEST_CASE("vkprim records into the renderer's command buffer on the renderer's d
                          0, nullptr);
     CHECK_VK(vkEndCommandBuffer(cmd));
 
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence fence;
-    CHECK_VK(vkCreateFence(r.device, &fci, nullptr, &fence));
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cmd;
-    CHECK_VK(vkQueueSubmit(r.queue, 1, &si, fence));
-    CHECK_VK(vkWaitForFences(r.device, 1, &fence, VK_TRUE, UINT64_MAX));
+    r.submit_wait(cmd);
 
     std::vector<uint32_t> out(n);
     std::memcpy(out.data(), b.map, n * 4);
     CHECK(out[0] == 99u);
     for (uint32_t i = 1; i < n; ++i) REQUIRE(out[i] == 22u);
 
-    vkDestroyFence(r.device, fence, nullptr);
     vkDestroyCommandPool(r.device, pool, nullptr);
     r.free_buffer(a);
     r.free_buffer(b);
@@ -226,14 +236,7 @@ TEST_CASE("vkprim records into the renderer's command buffer on the renderer's d
 
 TEST_CASE("an adopted device's class: nothing submitted to measure it, the option given", "[adopt][device-class]") {
   Renderer r;
-  AdoptInfo ai;
-  ai.instance = r.instance;
-  ai.physical_device = r.pd;
-  ai.device = r.device;
-  ai.queue_family = r.family;
-  ai.api_version = VK_API_VERSION_1_2;
-  ai.get_instance_proc_addr = vkGetInstanceProcAddr;
-  ai.enabled_features = &r.f2;
+  AdoptInfo ai = r.adopt_info();
   {
     auto ctx = Context::adopt(ai).value();
     const DeviceClass& d = ctx.device_class();
@@ -256,13 +259,7 @@ TEST_CASE("adoption refuses a device without bufferDeviceAddress", "[adopt]") {
   Renderer r;
   VkPhysicalDeviceFeatures2 without{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   without.features.shaderInt64 = VK_TRUE;
-  AdoptInfo ai;
-  ai.instance = r.instance;
-  ai.physical_device = r.pd;
-  ai.device = r.device;
-  ai.queue_family = r.family;
-  ai.get_instance_proc_addr = vkGetInstanceProcAddr;
-  ai.enabled_features = &without;
+  AdoptInfo ai = r.adopt_info(&without);
   auto ctx = Context::adopt(ai);
   REQUIRE_FALSE(ctx.ok());
   CHECK(ctx.error().code == Errc::unsupported);
@@ -307,13 +304,8 @@ TEST_CASE("with debug utils, every dispatch is labelled and every pipeline named
   labels::real_name = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
       vkGetInstanceProcAddr(r.instance, "vkSetDebugUtilsObjectNameEXT"));
   REQUIRE(labels::real_begin);
-  AdoptInfo ai;
-  ai.instance = r.instance;
-  ai.physical_device = r.pd;
-  ai.device = r.device;
-  ai.queue_family = r.family;
+  AdoptInfo ai = r.adopt_info();
   ai.get_instance_proc_addr = labels::gipa;
-  ai.enabled_features = &r.f2;
   const uint32_t n = 100000;
   for (const bool on : {true, false}) {
     DYNAMIC_SECTION("debug_utils " << on) {
@@ -346,20 +338,12 @@ TEST_CASE("with debug utils, every dispatch is labelled and every pipeline named
         CHECK(labels::ended == 0);
         CHECK(labels::named.empty());
       }
-      VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-      VkFence fence;
-      CHECK_VK(vkCreateFence(r.device, &fci, nullptr, &fence));
-      VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-      si.commandBufferCount = 1;
-      si.pCommandBuffers = &cmd;
-      CHECK_VK(vkQueueSubmit(r.queue, 1, &si, fence));
-      CHECK_VK(vkWaitForFences(r.device, 1, &fence, VK_TRUE, UINT64_MAX));
+      r.submit_wait(cmd);
       uint32_t sum = 0;
       for (uint32_t i = 0; i < n; ++i) {
         REQUIRE(static_cast<uint32_t*>(out.map)[i] == sum);
         sum += i % 7;
       }
-      vkDestroyFence(r.device, fence, nullptr);
       vkDestroyCommandPool(r.device, pool, nullptr);
       r.free_buffer(in);
       r.free_buffer(out);
@@ -376,13 +360,7 @@ TEST_CASE("adoption refuses vulkanMemoryModel without its device scope", "[adopt
   v12.vulkanMemoryModel = VK_TRUE;
   VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
   f.features.shaderInt64 = VK_TRUE;
-  AdoptInfo ai;
-  ai.instance = r.instance;
-  ai.physical_device = r.pd;
-  ai.device = r.device;
-  ai.queue_family = r.family;
-  ai.get_instance_proc_addr = vkGetInstanceProcAddr;
-  ai.enabled_features = &f;
+  AdoptInfo ai = r.adopt_info(&f);
   auto ctx = Context::adopt(ai);
   REQUIRE_FALSE(ctx.ok());
   CHECK(ctx.error().code == Errc::unsupported);
