@@ -148,11 +148,15 @@ struct SelectPlan {
     const uint64_t heads = by_key ? temp->address + l.heads : 0;
     const uint32_t op = pred ? uint32_t(pred->op) : 0;
     const uint64_t a = pred ? pred->a : 0, b = pred ? pred->b : 0;
-    // The nested scans (partition's and unique-by-key's tile counts, unique-by-key's run sums)
-    // are checked here, before anything is recorded.
+    // The nested calls (partition's total of the tile counts, unique-by-key's scan of them and
+    // its run sums) are checked here, before anything is recorded.
     const BufferView counts_view = temp->sub(0, (uint64_t(nt) + 1) * 8);
+    const BufferView tile_counts = counts_view.sub(0, uint64_t(nt) * 8);
+    const BufferView total_view = counts_view.sub(uint64_t(nt) * 8, 8);
     const BufferView scan_temp = temp->sub(l.scan, l.heads - l.scan);
-    if (partition || !single_pass)
+    if (partition)
+      VKPRIM_TRY(nested(ScanInternals::check_reduce(*scan, tile_counts, total_view, uint64_t(nt), scan_temp)));
+    if (!single_pass)
       VKPRIM_TRY(nested(ScanInternals::check_exclusive(*scan, counts_view, counts_view, uint64_t(nt) + 1, scan_temp)));
     const BufferView run_heads = by_key ? temp->sub(l.heads, n * 4) : BufferView{};
     const BufferView sums_view = by_key ? temp->sub(l.sums, n * vsz) : BufferView{};
@@ -162,15 +166,16 @@ struct SelectPlan {
       VKPRIM_TRY(nested(ScanInternals::check_inclusive(*seg, values_in, run_heads, sums_view, seg_count, seg_temp)));
 
     compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
-    // Partition first counts every tile's selected elements and scans the counts (their total
-    // is where the rejected elements start); then it is a single pass like select's.
+    // Partition first counts every tile's selected elements and adds the counts up (their total
+    // is where the rejected elements start: the tiles' own offsets come from the single pass's
+    // look-back, so the counts need no scan); then it is a single pass like select's.
     uint64_t partition_total = 0;
     if (partition) {
       SelectUpsweepPush up{in.address, flags.address, counts, count_addr, 0, n, nt, mode, op, 0, a, b};
       upsweep.dispatch(cmd, &up, gx, gy);
-      VKPRIM_TRY(scan->exclusive(cmd, counts_view, counts_view, uint64_t(nt) + 1, scan_temp));
+      VKPRIM_TRY(ScanInternals::reduce(*scan, cmd, tile_counts, total_view, uint64_t(nt), scan_temp));
       compute_to_compute_barrier(*ctx, cmd);
-      partition_total = counts + uint64_t(nt) * 8;
+      partition_total = total_view.address;
     }
     // Even for n = 0 the passes run (one tile): count_out must receive 0.
     if (single_pass) {

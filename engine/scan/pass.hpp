@@ -19,6 +19,13 @@ struct ScanInternals {
   // Scan::exclusive's (and inclusive's) checks.
   static Status check_exclusive(const Scan& s, BufferView in, BufferView out, const Count& n,
                                 BufferView temp);
+  // out[0] = the sum (the Scan's operator) of in[0, n) by the Scan's reduce passes, which every
+  // Scan has: for callers that need a total and not the scan (partition's selected count).
+  // check_reduce makes its checks alone, without recording.
+  static Status check_reduce(const Scan& s, BufferView in, BufferView out, const Count& n,
+                             BufferView temp);
+  static Status reduce(const Scan& s, VkCommandBuffer cmd, BufferView in, BufferView out,
+                       const Count& n, BufferView temp);
   // SegmentedScan::inclusive's (and exclusive's) checks.
   static Status check_inclusive(const SegmentedScan& s, BufferView in, BufferView heads,
                                 BufferView out, const Count& n, BufferView temp);

@@ -195,14 +195,21 @@ struct ScanPlan {
     return {};
   }
 
-  Status record_reduce(VkCommandBuffer cmd, BufferView in, BufferView out, const Count& count,
-                       BufferView temp_in) const {
+  // Every check of a reduce call (record_reduce's, made before it records anything): the
+  // temporary storage the call uses.
+  Result<BufferView> check_reduce(BufferView in, BufferView out, const Count& count, BufferView temp_in) const {
     VKPRIM_TRY(check_count(count));
     const uint64_t n = count.n;
     VKPRIM_TRY(check_view("input", in, n * esz));
     VKPRIM_TRY(check_view("output", out, esz));
-    auto temp = resolve_temp(temp_in, temp_bytes(n, false));
+    return resolve_temp(temp_in, temp_bytes(n, false));
+  }
+
+  Status record_reduce(VkCommandBuffer cmd, BufferView in, BufferView out, const Count& count,
+                       BufferView temp_in) const {
+    auto temp = check_reduce(in, out, count, temp_in);
     if (!temp) return temp.error();
+    const uint64_t n = count.n;
     const uint64_t count_addr = count_address(count);
     const uint32_t flags = in.address % 16 == 0 ? kScanAligned16 : 0;
     const uint32_t groups = range_groups(n);
@@ -453,6 +460,16 @@ Status ScanInternals::check_exclusive(const Scan& s, BufferView in, BufferView o
   auto t = s.plan_->check_scan(in, out, n, temp);
   if (!t) return t.error();
   return {};
+}
+Status ScanInternals::check_reduce(const Scan& s, BufferView in, BufferView out, const Count& n,
+                                   BufferView temp) {
+  auto t = s.plan_->check_reduce(in, out, n, temp);
+  if (!t) return t.error();
+  return {};
+}
+Status ScanInternals::reduce(const Scan& s, VkCommandBuffer cmd, BufferView in, BufferView out,
+                             const Count& n, BufferView temp) {
+  return s.plan_->record_reduce(cmd, in, out, n, temp);
 }
 Status ScanInternals::check_inclusive(const SegmentedScan& s, BufferView in, BufferView heads,
                                       BufferView out, const Count& n, BufferView temp) {
