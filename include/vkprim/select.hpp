@@ -5,11 +5,13 @@
 // look-back over the tiles' selected counts (scan.hpp; decoupled fallback, so it never waits
 // unboundedly on another workgroup): each tile reads its input once, coalesced, ranks its
 // selected elements (subgroup sums of each lane's selection bits; a bitmask in shared memory
-// without subgroup operations) and writes them at the offset the look-back found. Partition
-// and unique-by-key: count -> scan -> scatter (reduce-then-scan, as in Merrill & Grimshaw
-// 2011): each tile counts its selected elements, the counts are scanned (vkprim::Scan), and
-// each tile re-evaluates its selection and writes the selected elements at their offsets
-// (partition's rejected elements after the total, which a single pass cannot know in advance).
+// without subgroup operations) and writes them at the offset the look-back found. Partition:
+// each tile counts its selected elements and the counts are added up first (the total is where
+// the rejected elements start, which a single pass cannot know in advance), then one pass as
+// select's writes the selected elements at the look-back's offsets and the rejected ones after
+// the total. Unique-by-key: count -> scan -> scatter (reduce-then-scan, as in Merrill &
+// Grimshaw 2011): each tile counts its selected elements, the counts are scanned
+// (vkprim::Scan), and each tile re-evaluates its selection and writes at its offsets.
 // Output order is input order (stable) everywhere; results are deterministic (integer counts).
 //
 // The number selected is written to a GPU buffer (`count_out`, a u32 or, with
