@@ -257,6 +257,9 @@ Result<std::unique_ptr<SelectPlan>> plan_with_scan(const Context& context, std::
                                                    const SelectOptions& o, bool compaction) {
   ScanOptions so;
   so.use_subgroup_ops = o.use_subgroup_ops;
+  // Compaction adds its tile counts up or scans them in place, which runs reduce-then-scan's
+  // passes: its scan builds no single pass.
+  if (compaction) so.strategy = ScanStrategy::reduce_then_scan;
   auto scan = Scan::create(context, compaction ? ValueType::u64 : ValueType::u32, ScanOp::sum, so);
   if (!scan) return scan.error();
   plan->scan.emplace(std::move(*scan));

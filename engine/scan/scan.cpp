@@ -13,7 +13,6 @@
 #include <vkprim/scan.hpp>
 #include <vkprim/testing.hpp>
 
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -42,19 +41,19 @@ struct ScanPlan {
   // The single pass comes in two builds (shaders/common/spec_ids.h, HOST_COUNT_ONLY): `tiles`
   // for host counts, which holds no code reading a count on the GPU (with that code its compiled
   // pass takes several times the shared memory, and runs slower, on some drivers), and
-  // `tiles_device` for counts on the GPU, made by the first call that passes one.
-  Pipeline tiles, reduce, partials, ranges, heads;
-  PipelineDesc tiles_desc;
-  mutable std::mutex tiles_device_mutex;
-  mutable std::optional<Pipeline> tiles_device;
+  // `tiles_device` for counts on the GPU. Both exist only where calls run the single pass
+  // (strategy single_pass); recording creates nothing.
+  Pipeline tiles, tiles_device, reduce, partials, ranges, heads;
+  PipelineDesc tiles_desc;  // the single pass's shape (tile items: workgroup_size x items)
   std::optional<Fill> fill;
   std::optional<Buffer> owned_temp;
 
   // Tiles of the reduce-then-scan passes (ranges are made of them); the single pass's tiles
-  // (tiles.tile_items(), tuning::scan_single_pass_items) are as large or larger.
+  // (single_tile_items(), tuning::scan_single_pass_items) are as large or larger.
   uint64_t tile_items() const { return uint64_t(wg) * items; }
   uint64_t tile_count(uint64_t n) const { return (n + tile_items() - 1) / tile_items(); }
-  uint64_t single_tile_count(uint64_t n) const { return (n + tiles.tile_items() - 1) / tiles.tile_items(); }
+  uint64_t single_tile_items() const { return uint64_t(tiles_desc.workgroup_size) * tiles_desc.items; }
+  uint64_t single_tile_count(uint64_t n) const { return (n + single_tile_items() - 1) / single_tile_items(); }
   uint32_t range_groups(uint64_t n) const {
     return uint32_t(std::clamp<uint64_t>(tile_count(n), 1, max_range_groups));
   }
@@ -110,20 +109,6 @@ struct ScanPlan {
     return Pipeline::create(*ctx, desc(pass, push_bytes, agg, pass_items));
   }
 
-  // The single pass's build for `count`: `tiles` for a host count; for a count on the GPU,
-  // `tiles_device`, made on first use.
-  Result<const Pipeline*> single_pass(const Count& count) const {
-    if (!count.is_device()) return &tiles;
-    std::lock_guard<std::mutex> lock(tiles_device_mutex);
-    if (!tiles_device) {
-      PipelineDesc d = tiles_desc;
-      d.set_spec(VKPRIM_SPEC_HOST_COUNT_ONLY, 0);
-      auto p = Pipeline::create(*ctx, d);
-      if (!p) return p.error();
-      tiles_device = std::move(*p);
-    }
-    return &*tiles_device;
-  }
 
   Status check_view(const char* name, BufferView v, uint64_t bytes) const {
     return detail::check_view(what, name, v, bytes, esz);
@@ -162,12 +147,6 @@ struct ScanPlan {
     const uint64_t n = count.n;
     const bool in_place = in.address == out.address;
     ScanStrategy s = in_place ? ScanStrategy::reduce_then_scan : strategy;
-    const Pipeline* single = nullptr;
-    if (s == ScanStrategy::single_pass) {
-      auto p = single_pass(count);
-      if (!p) return p.error();
-      single = *p;
-    }
     const BufferView work = temp->sub(heads_reserved, temp->size - heads_reserved);
     const uint64_t count_addr = count_address(count);
     uint32_t flags = exclusive ? kScanExclusive : 0;
@@ -180,7 +159,7 @@ struct ScanPlan {
       compute_to_compute_barrier(*ctx, cmd);
       ScanTilesPush p{in.address, out.address, heads, work.address, count_addr, n, flags};
       const auto [gx, gy] = single_groups(n);
-      single->dispatch(cmd, &p, gx, gy);
+      (count.is_device() ? tiles_device : tiles).dispatch(cmd, &p, gx, gy);
       return {};
     }
     const uint32_t groups = range_groups(n);
@@ -276,11 +255,15 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
                                                                   plan->agg_words),
                                                               caps.max_workgroup_invocations)));
     set_look_back_spec(plan->tiles_desc, look_back);
-    PipelineDesc host = plan->tiles_desc;
-    host.set_spec(VKPRIM_SPEC_HOST_COUNT_ONLY, 1);
-    auto tiles = Pipeline::create(ctx, host);
-    if (!tiles) return tiles.error();
-    plan->tiles = std::move(*tiles);
+    if (plan->strategy == ScanStrategy::single_pass) {
+      for (const bool device_count : {false, true}) {
+        PipelineDesc d = plan->tiles_desc;
+        d.set_spec(VKPRIM_SPEC_HOST_COUNT_ONLY, device_count ? 0 : 1);
+        auto tiles = Pipeline::create(ctx, d);
+        if (!tiles) return tiles.error();
+        (device_count ? plan->tiles_device : plan->tiles) = std::move(*tiles);
+      }
+    }
     auto ranges = plan->make(ScanPass::ranges, kScanRangesPushBytes, agg, plan->items);
     if (!ranges) return ranges.error();
     plan->ranges = std::move(*ranges);
