@@ -182,7 +182,8 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   const std::string shape = " (" + std::to_string(desc.workgroup_size) + " x " + std::to_string(desc.items) + ")";
   if (ctx.capture_statistics) capture_statistics(ctx, p.pipeline_, std::string(blob.name) + shape);
   if (ctx.debug.on()) {
-    const std::string name = "vkprim " + std::string(blob.name) + shape;
+    p.label_ = "vkprim " + std::string(blob.name);
+    const std::string name = p.label_ + shape;
     VkDebugUtilsObjectNameInfoEXT ni{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
     ni.objectType = VK_OBJECT_TYPE_PIPELINE;
     ni.objectHandle = uint64_t(p.pipeline_);
@@ -209,7 +210,8 @@ Pipeline::Pipeline(Pipeline&& o) noexcept
       push_bytes_(o.push_bytes_),
       wg_(o.wg_),
       items_(o.items_),
-      name_(o.name_) {}
+      name_(o.name_),
+      label_(std::move(o.label_)) {}
 
 Pipeline& Pipeline::operator=(Pipeline&& o) noexcept {
   if (this != &o) {
@@ -221,6 +223,7 @@ Pipeline& Pipeline::operator=(Pipeline&& o) noexcept {
     wg_ = o.wg_;
     items_ = o.items_;
     name_ = o.name_;
+    label_ = std::move(o.label_);
   }
   return *this;
 }
@@ -238,9 +241,8 @@ void Pipeline::reset() {
 
 void Pipeline::begin_label(VkCommandBuffer cmd) const {
   if (!ctx_->debug.on()) return;
-  const std::string name = std::string("vkprim ") + name_;
   VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
-  label.pLabelName = name.c_str();
+  label.pLabelName = label_.c_str();
   ctx_->debug.begin_label(cmd, &label);
 }
 

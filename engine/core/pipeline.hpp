@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -70,6 +71,7 @@ class Pipeline {
   uint32_t wg_ = 0;
   uint32_t items_ = 0;
   const char* name_ = "";
+  std::string label_;  // "vkprim <name>", made at creation where the context has debug utils
 };
 
 // The barrier vkprim places between two of its own passes: compute-shader writes made visible
