@@ -1,9 +1,10 @@
 // Select, UniqueByKey and OffsetAllocator.
 //   Select, unique:  fill (zero the tile state) -> select_tiles (single pass, look-back), per
 //                    chunk of max_items_per_dispatch elements (counts past 2^32)
-//   Partition:       select_upsweep -> Scan::exclusive (tiles + 1 u64 counts, in place: their
-//                    total is where the rejected elements start, which one pass cannot know)
-//                    -> select_tiles as for select, the rejected elements written after the total
+//   Partition:       stable: select_upsweep -> Scan's reduce passes (the tile counts' total is
+//                    where the rejected elements start, which one pass cannot know)
+//                    -> select_tiles as for select, the rejected elements written after the total;
+//                    rejected reversed: select_tiles alone, the rejected ones from the end back
 //   UniqueByKey:     select_upsweep (unique mode, also writes run-head flags)
 //                    -> Scan::exclusive -> SegmentedScan::inclusive of the values
 //                    -> select_scatter (keys at run heads, run sums from run tails)
@@ -116,7 +117,8 @@ struct SelectPlan {
   Status record_select(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
                        BufferView count_out, const Count& count, BufferView temp_in, uint32_t mode,
                        const Predicate* pred, bool partition, BufferView values_in = {},
-                       BufferView values_out = {}) const {
+                       BufferView values_out = {},
+                       PartitionOrder order = PartitionOrder::stable) const {
     const bool single_pass = !seg.has_value();  // select, unique and partition
     VKPRIM_TRY(check_count(count, single_pass && !partition));
     const uint64_t n = count.n;
@@ -154,7 +156,10 @@ struct SelectPlan {
     const BufferView tile_counts = counts_view.sub(0, uint64_t(nt) * 8);
     const BufferView total_view = counts_view.sub(uint64_t(nt) * 8, 8);
     const BufferView scan_temp = temp->sub(l.scan, l.heads - l.scan);
-    if (partition)
+    const bool reversed = partition && order == PartitionOrder::rejected_reversed;
+    if (partition && order != PartitionOrder::stable && !reversed)
+      return make_error(Errc::invalid_argument, what + ": unknown PartitionOrder");
+    if (partition && !reversed)
       VKPRIM_TRY(nested(ScanInternals::check_reduce(*scan, tile_counts, total_view, uint64_t(nt), scan_temp)));
     if (!single_pass)
       VKPRIM_TRY(nested(ScanInternals::check_exclusive(*scan, counts_view, counts_view, uint64_t(nt) + 1, scan_temp)));
@@ -169,8 +174,10 @@ struct SelectPlan {
     // Partition first counts every tile's selected elements and adds the counts up (their total
     // is where the rejected elements start: the tiles' own offsets come from the single pass's
     // look-back, so the counts need no scan); then it is a single pass like select's.
-    uint64_t partition_total = 0;
-    if (partition) {
+    // With the rejected elements reversed, the single pass alone: they are written back from
+    // the call's last element (partition_total holds the element count then).
+    uint64_t partition_total = reversed ? n : 0;
+    if (partition && !reversed) {
       SelectUpsweepPush up{in.address, flags.address, counts, count_addr, 0, n, nt, mode, op, 0, a, b};
       upsweep.dispatch(cmd, &up, gx, gy);
       VKPRIM_TRY(ScanInternals::reduce(*scan, cmd, tile_counts, total_view, uint64_t(nt), scan_temp));
@@ -196,6 +203,7 @@ struct SelectPlan {
         uint32_t opts = (this->opts() & ~kSelectCountU64) | (aligned ? kSelectAligned : 0u);
         if (!last || count_u64) opts |= kSelectCountU64;
         if (c) opts |= kSelectContinued;
+        if (reversed) opts |= kSelectRejectedReversed;
         SelectTilesPush p{in_c, mode == kSelectFlagged ? flags_c : 0, out.address, state.address,
                           last ? count_out.address : slots + (c % 2) * 8, count_addr, uint32_t(m), mode, op,
                           opts, a, b, c ? slots + ((c - 1) % 2) * 8 : 0, first,
@@ -363,12 +371,16 @@ Status Select::predicated(VkCommandBuffer cmd, BufferView in, const Predicate& p
   return plan_->record_select(cmd, in, {}, out, count_out, n, temp, detail::kSelectPredicate, &pred, false);
 }
 Status Select::partition_flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
-                                 BufferView count_out, Count n, BufferView temp) const {
-  return plan_->record_select(cmd, in, flags, out, count_out, n, temp, detail::kSelectFlagged, nullptr, true);
+                                 BufferView count_out, Count n, BufferView temp,
+                                 PartitionOrder order) const {
+  return plan_->record_select(cmd, in, flags, out, count_out, n, temp, detail::kSelectFlagged, nullptr, true,
+                              {}, {}, order);
 }
 Status Select::partition_predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
-                                    BufferView count_out, Count n, BufferView temp) const {
-  return plan_->record_select(cmd, in, {}, out, count_out, n, temp, detail::kSelectPredicate, &pred, true);
+                                    BufferView count_out, Count n, BufferView temp,
+                                    PartitionOrder order) const {
+  return plan_->record_select(cmd, in, {}, out, count_out, n, temp, detail::kSelectPredicate, &pred, true,
+                              {}, {}, order);
 }
 Status Select::unique(VkCommandBuffer cmd, BufferView in, BufferView out, BufferView count_out, Count n,
                       BufferView temp) const {

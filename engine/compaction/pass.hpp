@@ -17,6 +17,7 @@ inline constexpr uint32_t kSelectCountU64 = 2u;
 inline constexpr uint32_t kSelectValues64 = 4u;
 inline constexpr uint32_t kSelectAligned = 8u;  // select_tiles: input (and flags) 16-byte aligned
 inline constexpr uint32_t kSelectContinued = 16u;  // select_tiles: a chunk after the first (unique)
+inline constexpr uint32_t kSelectRejectedReversed = 32u;  // select_tiles: partition, PartitionOrder::rejected_reversed
 
 inline constexpr uint32_t kSelectUpsweepPushBytes = sizeof(SelectUpsweepPush);
 inline constexpr uint32_t kSelectScatterPushBytes = sizeof(SelectScatterPush);

@@ -6,10 +6,11 @@
 // unboundedly on another workgroup): each tile reads its input once, coalesced, ranks its
 // selected elements (subgroup sums of each lane's selection bits; a bitmask in shared memory
 // without subgroup operations) and writes them at the offset the look-back found. Partition:
-// each tile counts its selected elements and the counts are added up first (the total is where
-// the rejected elements start, which a single pass cannot know in advance), then one pass as
-// select's writes the selected elements at the look-back's offsets and the rejected ones after
-// the total. Unique-by-key: count -> scan -> scatter (reduce-then-scan, as in Merrill &
+// stable, each tile counts its selected elements and the counts are added up first (the total
+// is where the rejected elements start, which a single pass cannot know in advance), then one
+// pass as select's writes the selected elements at the look-back's offsets and the rejected ones
+// after the total; with the rejected elements reversed (PartitionOrder), select's pass alone
+// writes them back from the end. Unique-by-key: count -> scan -> scatter (reduce-then-scan, as in Merrill &
 // Grimshaw 2011): each tile counts its selected elements, the counts are scanned
 // (vkprim::Scan), and each tile re-evaluates its selection and writes at its offsets.
 // Output order is input order (stable) everywhere; results are deterministic (integer counts).
@@ -79,6 +80,13 @@ struct Predicate {
   }
 };
 
+// Where partition puts the rejected elements. stable: after the selected ones, in input order
+// (the counts are added up first: one pass more over the input). rejected_reversed: after the
+// selected ones, in reverse input order (the last rejected element first), as CUB's
+// DevicePartition::If writes them; select's single pass alone, which reads and writes every
+// element once.
+enum class PartitionOrder { stable, rejected_reversed };
+
 struct SelectOptions {
   bool count_u64 = false;         // count_out receives a u64 instead of a u32
   bool use_subgroup_ops = true;   // as ScanOptions::use_subgroup_ops
@@ -110,11 +118,14 @@ class Select {
   Status predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
              BufferView count_out, Count n, BufferView temp = {}) const;
   // out[0, k) = the selected elements in input order, out[k, n) = the rejected ones in input
-  // order (stable for both); k -> count_out. Writes out[0, n), count_out and temp.
+  // order (PartitionOrder::stable) or in reverse input order (rejected_reversed); k -> count_out.
+  // Writes out[0, n), count_out and temp.
   Status partition_flagged(VkCommandBuffer cmd, BufferView in, BufferView flags, BufferView out,
-                           BufferView count_out, Count n, BufferView temp = {}) const;
+                           BufferView count_out, Count n, BufferView temp = {},
+                           PartitionOrder order = PartitionOrder::stable) const;
   Status partition_predicated(VkCommandBuffer cmd, BufferView in, const Predicate& pred, BufferView out,
-                      BufferView count_out, Count n, BufferView temp = {}) const;
+                              BufferView count_out, Count n, BufferView temp = {},
+                              PartitionOrder order = PartitionOrder::stable) const;
   // out[0, k) = the first element of each run of bit-identical consecutive elements (so for
   // floats -0.0 and +0.0 differ, and equal NaN bit patterns form one run); k -> count_out.
   // out[k, n) is not written.

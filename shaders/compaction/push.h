@@ -58,7 +58,8 @@ VKPRIM_PUSH_BEGIN(SelectTilesPush)  // select_tiles.comp
   VKPRIM_PUSH_U32(mode, 52)
   VKPRIM_PUSH_U32(op, 56)
   VKPRIM_PUSH_U32(opts, 60)         // bit 1: count_out is a u64; bit 3: input (and flags)
-                                    // 16-byte aligned; bit 4: a chunk after the first (unique)
+                                    // 16-byte aligned; bit 4: a chunk after the first (unique);
+                                    // bit 5: partition, the rejected elements reversed
   VKPRIM_PUSH_U64(a, 64)
   VKPRIM_PUSH_U64(b, 72)
   VKPRIM_PUSH_U64(base_addr, 80)    // nonzero: the u64 there is the number selected before this
@@ -66,9 +67,12 @@ VKPRIM_PUSH_BEGIN(SelectTilesPush)  // select_tiles.comp
                                     // start after it
   VKPRIM_PUSH_U64(count_first, 88)  // this dispatch's first element (with count_addr, its
                                     // count: the one read there less count_first, at most n)
-  VKPRIM_PUSH_U64(partition_total, 96)  // PARTITION: the u64 there is the number selected of all
-                                    // elements, and rejected element i goes to
-                                    // total + (i - selected before i)
+  VKPRIM_PUSH_U64(partition_total, 96)  // PARTITION, stable: the u64 there is the number selected
+                                    // of all elements, and rejected element i goes to
+                                    // total + (i - selected before i); rejected reversed (opts
+                                    // bit 5): the call's element count N (with count_addr, its
+                                    // maximum), and rejected element i goes to
+                                    // N - 1 - (i - selected before i)
 VKPRIM_PUSH_END(SelectTilesPush, 104)
 #endif
 

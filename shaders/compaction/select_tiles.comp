@@ -154,8 +154,23 @@ void main() {
   // where its own takes 48. It still tests partition_total at run time: written for the
   // preprocessor alone, it loses the device on NVIDIA's driver 580.159.04 (writes past the
   // output), a failure not understood.
+  // With the rejected elements reversed (opts bit 5), partition_total holds the call's element
+  // count instead (its maximum with a count on the GPU), and rejected element i goes to
+  // out[count - 1 - (i - selected before i)]: rejected.v[TILE - 1 - (p - at)] below, from a base
+  // TILE - 1 elements lower (no total to wait for: select's single pass alone).
   const bool partitioning = pc.partition_total != 0ul;
-  const uint64_t rejected_at = partitioning ? U64Buf(pc.partition_total).v[0] + pc.count_first + first - (base + prefix) : 0ul;
+  const bool reversed = (pc.opts & 32u) != 0u;
+  const uint rev = reversed ? TILE - 1u : 0u;
+  const uint64_t rejected_before = pc.count_first + first - (base + prefix);
+  uint64_t rejected_at = 0ul;
+  if (partitioning) {
+    if (reversed) {
+      const uint64_t count = pc.count_addr != 0ul ? device_count(pc.count_addr, pc.partition_total) : pc.partition_total;
+      rejected_at = count - uint64_t(TILE) - rejected_before;
+    } else {
+      rejected_at = U64Buf(pc.partition_total).v[0] + rejected_before;
+    }
+  }
   TBuf rejected = TBuf(ELEM_ADDR(pc.out_addr, rejected_at, T_SIZE));
 #endif
 #if defined(SUBGROUP)
@@ -168,7 +183,7 @@ void main() {
 #if defined(PARTITION)
       const uint p = sg_element(j, e);
       if ((bits & (1u << e)) != 0u) dst.v[at++] = x[j * T_PER_VEC4 + e];
-      else if (partitioning && p < valid) rejected.v[p - at] = x[j * T_PER_VEC4 + e];
+      else if (partitioning && p < valid) rejected.v[reversed ? rev - (p - at) : p - at] = x[j * T_PER_VEC4 + e];
 #else
       if ((bits & (1u << e)) != 0u) dst.v[at++] = x[j * T_PER_VEC4 + e];
 #endif
@@ -181,7 +196,7 @@ void main() {
     if (sel[k] || (partitioning && first + e < g_n)) {
       const uint at = s_run_offset[e / ITEMS] + bits_before_in_run(e, ITEMS);
       if (sel[k]) dst.v[at] = x[k];
-      else rejected.v[e - at] = x[k];
+      else rejected.v[reversed ? rev - (e - at) : e - at] = x[k];
     }
 #else
     if (sel[k]) dst.v[s_run_offset[e / ITEMS] + bits_before_in_run(e, ITEMS)] = x[k];

@@ -205,26 +205,37 @@ TEST_CASE("select by predicate on every type", "[select]") {
   }
 }
 
-TEST_CASE("partition: selected first, rejected after, both in input order", "[select][partition]") {
+// The partition CUB's DevicePartition::If writes: selected in input order, then the rejected
+// ones from the last back.
+static std::vector<uint32_t> partition_reference(const std::vector<uint32_t>& x, PartitionOrder order,
+                                          bool (*selected)(uint32_t)) {
+  std::vector<uint32_t> want = x;
+  const auto mid = std::stable_partition(want.begin(), want.end(), selected);
+  if (order == PartitionOrder::rejected_reversed) std::reverse(mid, want.end());
+  return want;
+}
+
+TEST_CASE("partition: selected first, rejected after, in input order or reversed", "[select][partition]") {
   auto& rt = test::gpu();
-  for (bool sg : {true, false}) {
+  for (bool sg : {true, false})
+  for (PartitionOrder order : {PartitionOrder::stable, PartitionOrder::rejected_reversed}) {
     SelectOptions o;
     o.use_subgroup_ops = sg;
     auto sel = Select::create(rt.context(), ValueType::u32, o).value();
-    for (uint64_t n : {uint64_t(0), uint64_t(1), kTile + 1, 3 * kTile + 17}) {
+    for (uint64_t n : {uint64_t(0), uint64_t(1), kTile - 1, kTile + 1, 3 * kTile + 17}) {
       for (int pattern : {0, 1, 2}) {
-        INFO("subgroup=" << sg << " n=" << n << " pattern=" << pattern);
+        INFO("subgroup=" << sg << " reversed=" << (order == PartitionOrder::rejected_reversed)
+                         << " n=" << n << " pattern=" << pattern);
         auto x = test::random_values<uint32_t>(n, uint32_t(n) + 1);
         if (pattern == 0) for (auto& v : x) v |= 1u;   // none selected by (x & 1) == 0
         if (pattern == 1) for (auto& v : x) v &= ~1u;  // all selected
-        std::vector<uint32_t> want = x;
-        std::stable_partition(want.begin(), want.end(), [](uint32_t v) { return (v & 1u) == 0; });
+        const auto want = partition_reference(x, order, [](uint32_t v) { return (v & 1u) == 0; });
         const uint64_t k = std::count_if(x.begin(), x.end(), [](uint32_t v) { return (v & 1u) == 0; });
         auto temp = rt.alloc(sel.temp_bytes(n)).value();
         auto in = rt.upload(n ? x : std::vector<uint32_t>(1)).value();
         Buffer out = test::poisoned(rt, n * 4 + 32), count = test::poisoned(rt, 8);
         rt.submit([&](VkCommandBuffer cmd) {
-            return sel.partition_predicated(cmd, in, Predicate::mask_equal(1u, 0u), out, count, n, temp);
+            return sel.partition_predicated(cmd, in, Predicate::mask_equal(1u, 0u), out, count, n, temp, order);
           }).value();
         REQUIRE(read_count(rt, count, false) == k);
         REQUIRE(rt.download<uint32_t>(out, n).value() == want);
@@ -233,7 +244,7 @@ TEST_CASE("partition: selected first, rejected after, both in input order", "[se
         for (uint64_t i = 0; i < n; ++i) flags[i] = (x[i] & 1u) == 0;
         auto fb = rt.upload(n ? flags : std::vector<uint32_t>(1)).value();
         Buffer out2 = test::poisoned(rt, n * 4 + 32);
-        rt.submit([&](VkCommandBuffer cmd) { return sel.partition_flagged(cmd, in, fb, out2, count, n, temp); }).value();
+        rt.submit([&](VkCommandBuffer cmd) { return sel.partition_flagged(cmd, in, fb, out2, count, n, temp, order); }).value();
         REQUIRE(rt.download<uint32_t>(out2, n + 8).value() == [&] { auto w = want; w.resize(n + 8, 0xDEADBEEFu); return w; }());
       }
     }
@@ -510,16 +521,20 @@ TEST_CASE("select and unique in several dispatches (how counts past 2^32 run)", 
           std::vector<uint32_t> part;
           for (uint64_t i = 0; i < n; ++i) if (flags[i]) part.push_back(x[i]);
           for (uint64_t i = 0; i < n; ++i) if (!flags[i]) part.push_back(x[i]);
-          for (bool on_gpu : {false, true}) {
-            INFO("partition, count on the " << (on_gpu ? "GPU" : "host"));
+          for (bool on_gpu : {false, true})
+          for (PartitionOrder order : {PartitionOrder::stable, PartitionOrder::rejected_reversed}) {
+            const bool reversed = order == PartitionOrder::rejected_reversed;
+            INFO("partition, count on the " << (on_gpu ? "GPU" : "host") << (reversed ? ", reversed" : ""));
             Buffer out = test::poisoned(rt, (max + 8) * 4), count = test::poisoned(rt, 16);
             rt.submit([&](VkCommandBuffer cmd) {
                 const Count c = on_gpu ? Count::on_device(cnt, max, ct) : Count(n);
-                return sel.partition_flagged(cmd, in, fbuf, out, count, c, templ);
+                return sel.partition_flagged(cmd, in, fbuf, out, count, c, templ, order);
               }).value();
             REQUIRE(read_count(rt, count, u64) == want.size());
             auto got = rt.download<uint32_t>(out, n + 8).value();
-            for (size_t i = 0; i < n; ++i) REQUIRE(got[i] == part[i]);
+            auto expect = part;
+            if (reversed) std::reverse(expect.begin() + ptrdiff_t(want.size()), expect.end());
+            for (size_t i = 0; i < n; ++i) REQUIRE(got[i] == expect[i]);
             for (size_t i = n; i < n + 8; ++i) REQUIRE(got[i] == 0xDEADBEEFu);
           }
         }
@@ -632,7 +647,7 @@ TEST_CASE("select, unique and partition of more than 2^32 elements", "[select][u
   // 2^32 take their part of it).
   Buffer on_gpu = test::device_count(rt, n - 5, ValueType::u64);
   for (const bool gpu_count : {false, true})
-  for (const char* call : {"select", "unique", "partition"}) {
+  for (const char* call : {"select", "unique", "partition", "partition reversed"}) {
     INFO(call << (gpu_count ? ", count on the GPU" : ""));
     const std::string c = call;
     const uint64_t m = gpu_count ? n - 5 : n;
@@ -641,6 +656,8 @@ TEST_CASE("select, unique and partition of more than 2^32 elements", "[select][u
     rt.submit([&](VkCommandBuffer cmd) {
         if (c == "unique") return sel.unique(cmd, in, out, count, cnt, temp);
         if (c == "partition") return sel.partition_predicated(cmd, in, even, out, count, cnt, temp);
+        if (c == "partition reversed")
+          return sel.partition_predicated(cmd, in, even, out, count, cnt, temp, PartitionOrder::rejected_reversed);
         return sel.predicated(cmd, in, even, out, count, cnt, temp);
       }).value();
     auto got = rt.download<uint32_t>(out, n + 8).value();
@@ -650,6 +667,10 @@ TEST_CASE("select, unique and partition of more than 2^32 elements", "[select][u
     CHECK(read_count(rt, count, true) == k);
     if (c == "partition") {
       for (uint64_t i = 0; i < m; ++i)
+        if ((x[i] & 1u) != 0) wrong += got[k++] != x[i];
+    }
+    if (c == "partition reversed") {
+      for (uint64_t i = m; i-- > 0;)
         if ((x[i] & 1u) != 0) wrong += got[k++] != x[i];
     }
     CHECK(wrong == 0);
@@ -670,10 +691,12 @@ TEST_CASE("select and partition past 4 GiB", "[select][partition][large]") {
   Buffer count = test::poisoned(rt, 16);
   auto temp = rt.alloc(sel.temp_bytes(n)).value();
   const auto pred = Predicate::mask_equal(uint64_t(1), uint64_t(0));
-  for (bool partition : {false, true}) {
-    INFO((partition ? "partition" : "select"));
+  for (int call : {0, 1, 2}) {  // select, partition, partition with the rejected reversed
+    const bool partition = call != 0;
+    INFO((call == 0 ? "select" : call == 1 ? "partition" : "partition reversed"));
     rt.submit([&](VkCommandBuffer cmd) {
-        return partition ? sel.partition_predicated(cmd, in, pred, out, count, n, temp)
+        const auto order = call == 2 ? PartitionOrder::rejected_reversed : PartitionOrder::stable;
+        return partition ? sel.partition_predicated(cmd, in, pred, out, count, n, temp, order)
                          : sel.predicated(cmd, in, pred, out, count, n, temp);
       }).value();
     auto got = rt.download<uint64_t>(out, n + 8).value();
@@ -681,9 +704,13 @@ TEST_CASE("select and partition past 4 GiB", "[select][partition][large]") {
     for (uint64_t v : x)
       if ((v & 1u) == 0) wrong += got[k++] != v;
     CHECK(read_count(rt, count, false) == k);
-    if (partition) {
+    if (call == 1) {
       for (uint64_t v : x)
         if ((v & 1u) != 0) wrong += got[k++] != v;
+    }
+    if (call == 2) {
+      for (auto it = x.rbegin(); it != x.rend(); ++it)
+        if ((*it & 1u) != 0) wrong += got[k++] != *it;
     }
     CHECK(wrong == 0);
     for (uint64_t i = k; i < k + 8; ++i) CHECK(got[i] == 0xDEADBEEFDEADBEEFull);

@@ -47,7 +47,7 @@ case "${1:-primitives}" in
     /tmp/cub_anchors 28 | tee "$out/cub.jsonl"
     # 2^28 u32 (2^27 for 64-bit), verified except the sorts (verified at 2^24 below)
     $vk bench copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan reduce reduce-f32 \
-      select partition histogram -n 2^28 --runs 20 --pipeline-stats --json "$out/vkprim28.jsonl"
+      select partition partition-reversed histogram -n 2^28 --runs 20 --pipeline-stats --json "$out/vkprim28.jsonl"
     # Both sort algorithms (auto picks by key width and values: include/vkprim/sort.hpp); u64
     # keys with u64 values are the CSR build's f64 sorts
     for a in auto onesweep reduce-then-scan; do
@@ -68,7 +68,7 @@ case "${1:-primitives}" in
       # The 64-bit offset passes that sorts of 2^32 keys and more run, at 2^28 (what they cost)
       $vk bench sort sort-pairs sort-u64 -n 2^28 --runs 10 --no-verify --sort-wide --json - ; } \
       | grep '^{' > "$out/vkprim28variants.jsonl"
-    $vk bench scan reduce segmented-scan sort sort-pairs sort-u64 sort-u64-pairs select partition histogram -n 2^24 -n 2^20 \
+    $vk bench scan reduce segmented-scan sort sort-pairs sort-u64 sort-u64-pairs select partition partition-reversed histogram -n 2^24 -n 2^20 \
       --runs 20 --json "$out/vkprim24.jsonl"
     /tmp/cub_anchors 24 > "$out/cub24.jsonl"
     ;;

@@ -287,8 +287,13 @@ Result<BenchRecord> bench_sort(Runtime& rt, uint64_t n, const Options& o, double
 
 // Select with CUB's anchor predicate, (x & 1) == 0 over random u32: about half selected.
 // Bytes model: input read once, the selected half written once. Partition (the same predicate,
-// the rejected half after the selected): input read once, every element written once.
-Result<BenchRecord> bench_select(Runtime& rt, uint64_t n, const Options& o, double copy_ms, bool partition) {
+// the rejected half after the selected, in input order or, as CUB's DevicePartition::If,
+// reversed): input read once, every element written once.
+enum class SelectBench { select, partition, partition_reversed };
+Result<BenchRecord> bench_select(Runtime& rt, uint64_t n, const Options& o, double copy_ms, SelectBench kind) {
+  const bool partition = kind != SelectBench::select;
+  const PartitionOrder order = kind == SelectBench::partition_reversed ? PartitionOrder::rejected_reversed
+                                                                       : PartitionOrder::stable;
   std::vector<uint32_t> x(n);
   for (uint64_t i = 0; i < n; ++i) x[i] = hash32(i);
   auto in = rt.upload(x);
@@ -305,17 +310,20 @@ Result<BenchRecord> bench_select(Runtime& rt, uint64_t n, const Options& o, doub
   if (!temp) return temp.error();
   const Predicate pred = Predicate::mask_equal(1u, 0u);
   auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back, [&](VkCommandBuffer cmd) {
-    return partition ? sel->partition_predicated(cmd, *in, pred, *out, *count, n, *temp)
+    return partition ? sel->partition_predicated(cmd, *in, pred, *out, *count, n, *temp, order)
                      : sel->predicated(cmd, *in, pred, *out, *count, n, *temp);
   });
   if (!t) return t.error();
   std::vector<uint32_t> want = x;
-  const auto selected = uint64_t(std::stable_partition(want.begin(), want.end(),
-                                                       [](uint32_t v) { return (v & 1u) == 0; }) -
-                                 want.begin());
+  const auto mid = std::stable_partition(want.begin(), want.end(), [](uint32_t v) { return (v & 1u) == 0; });
+  const auto selected = uint64_t(mid - want.begin());
+  if (order == PartitionOrder::rejected_reversed) std::reverse(mid, want.end());
   if (!partition) want.resize(selected);
   const double bytes = double(n) * 4 + double(want.size()) * 4;
-  BenchRecord r{partition ? "partition" : "select", "u32", n, bytes, *t, copy_ms * bytes / (8.0 * double(n))};
+  const char* name = kind == SelectBench::select      ? "select"
+                     : kind == SelectBench::partition ? "partition"
+                                                      : "partition rejected reversed";
+  BenchRecord r{name, "u32", n, bytes, *t, copy_ms * bytes / (8.0 * double(n))};
   r.extra["selected"] = selected;
   if (!o.no_verify) {
     auto k = rt.download<uint32_t>(*count, 1);
@@ -384,8 +392,10 @@ int run(const Options& o) {
       else if (op == "sort-pairs") records.push_back(bench_sort<uint32_t>(rt, n, o, c, true).value());
       else if (op == "sort-u64") records.push_back(bench_sort<uint64_t>(rt, n / 2, o, c, false).value());
       else if (op == "sort-u64-pairs") records.push_back(bench_sort<uint64_t, uint64_t>(rt, n / 2, o, c, true).value());
-      else if (op == "select") records.push_back(bench_select(rt, n, o, c, false).value());
-      else if (op == "partition") records.push_back(bench_select(rt, n, o, c, true).value());
+      else if (op == "select") records.push_back(bench_select(rt, n, o, c, SelectBench::select).value());
+      else if (op == "partition") records.push_back(bench_select(rt, n, o, c, SelectBench::partition).value());
+      else if (op == "partition-reversed")
+        records.push_back(bench_select(rt, n, o, c, SelectBench::partition_reversed).value());
       else if (op == "histogram") records.push_back(bench_histogram(rt, n, o, c).value());
     }
   }
@@ -418,12 +428,13 @@ void register_bench(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("bench", "Time a primitive on the GPU (timestamp queries)");
   cmd->add_option("ops", o.ops,
                   "Operations: copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan "
-                  "reduce reduce-f32 sort sort-pairs sort-u64 sort-u64-pairs (u64 keys, u64 values) select partition histogram (copy always "
+                  "reduce reduce-f32 sort sort-pairs sort-u64 sort-u64-pairs (u64 keys, u64 values) select partition partition-reversed (the rejected elements in reverse order, as CUB's) histogram (copy always "
                   "runs: it is the yardstick). u64 runs at n/2 (the same key bytes).")
       ->required()
       ->check(CLI::IsMember({"copy", "fill", "scan", "scan-f32", "scan-u64", "scan-deterministic",
                              "segmented-scan", "reduce", "reduce-f32", "sort", "sort-pairs",
-                             "sort-u64", "sort-u64-pairs", "select", "partition", "histogram"}));
+                             "sort-u64", "sort-u64-pairs", "select", "partition", "partition-reversed",
+                             "histogram"}));
   cmd->add_option("-n,--n", o.sizes, "Element counts or byte sizes: 2^28, 268435456, 1GiB (repeatable)")
       ->check(count_check(4));
   cmd->add_option("--runs", o.runs, "Timed runs (median and min reported)")->check(decimal_in(1, 100000));
