@@ -37,6 +37,7 @@ std::string str(uint64_t v) { return std::to_string(v); }
 
 struct SelectPlan {
   const ContextImpl* ctx = nullptr;
+  bool leading_barrier = true;  // SelectOptions
   std::string what;
   ValueType type = ValueType::u32, value_type = ValueType::u32;
   uint32_t esz = 4, vsz = 0;
@@ -170,7 +171,7 @@ struct SelectPlan {
     if (by_key && n)
       VKPRIM_TRY(nested(ScanInternals::check_inclusive(*seg, values_in, run_heads, sums_view, seg_count, seg_temp)));
 
-    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     // Partition first counts every tile's selected elements and adds the counts up (their total
     // is where the rejected elements start: the tiles' own offsets come from the single pass's
     // look-back, so the counts need no scan); then it is a single pass like select's.
@@ -246,7 +247,7 @@ struct SelectPlan {
     const BufferView scan_temp = temp->sub(l.scan, l.total - l.scan);
     VKPRIM_TRY(nested(ScanInternals::check_exclusive(*scan, counts, offsets, count, scan_temp)));
     const uint64_t count_addr = count_address(count);
-    compute_to_compute_barrier(*ctx, cmd);
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     SelectTotalPush p{counts.address, offsets.address, total_out.address, temp->address, count_addr,
                       n, 0, count_u64 ? 1u : 0u};
     total.dispatch(cmd, &p, 1);
@@ -288,6 +289,7 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
   plan->esz = uint32_t(size_of(type));
   plan->items = tuning::select_items(plan->esz);
   plan->count_u64 = o.count_u64;
+  plan->leading_barrier = o.leading_barrier;
   if (compaction) {
     if (type == ValueType::f64 && !caps.shader_float64)
       return make_error(Errc::unsupported, plan->what + "<f64>: the device has no shaderFloat64");

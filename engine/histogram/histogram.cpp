@@ -18,6 +18,7 @@ namespace detail {
 
 struct HistogramPlan {
   const ContextImpl* ctx = nullptr;
+  bool leading_barrier = true;  // HistogramOptions
   uint32_t bins = 0, lower = 0, upper = 0, scale = 0;
   bool shared = false;
   Pipeline pass;
@@ -34,11 +35,12 @@ Histogram& Histogram::operator=(Histogram&&) noexcept = default;
 Histogram::~Histogram() = default;
 
 Result<Histogram> Histogram::create_even(const Context& context, ValueType type, uint32_t bins, double lower,
-                                         double upper) {
+                                         double upper, const HistogramOptions& options) {
   namespace tuning = detail::tuning;
   const auto& ctx = context.impl();
   auto plan = std::make_unique<HistogramPlan>();
   plan->ctx = &ctx;
+  plan->leading_barrier = options.leading_barrier;
   plan->bins = bins;
   if (bins == 0) return make_error(Errc::invalid_argument, "Histogram: at least one bin");
   if (!(lower < upper))
@@ -97,7 +99,7 @@ Status Histogram::record(VkCommandBuffer cmd, BufferView samples, BufferView his
     return make_error(Errc::invalid_argument, "Histogram: hist must hold " + std::to_string(p.bins) + " aligned u32");
   if (n && samples.address < hist.address + p.bins * 4ull && hist.address < samples.address + n * 4)
     return make_error(Errc::invalid_argument, "Histogram: hist overlaps the samples");
-  detail::compute_to_compute_barrier(*p.ctx, cmd);  // earlier users of hist are done
+  if (p.leading_barrier) detail::compute_to_compute_barrier(*p.ctx, cmd);  // earlier users of hist are done
   VKPRIM_TRY(p.fill->record(cmd, hist.sub(0, uint64_t(p.bins) * 4), uint32_t(0)));
   detail::compute_to_compute_barrier(*p.ctx, cmd);
   if (!count.is_device() && n == 0) return {};

@@ -31,6 +31,7 @@ enum class ScanPass { tiles, reduce, partials, ranges };
 
 struct ScanPlan {
   const ContextImpl* ctx = nullptr;
+  bool leading_barrier = true;  // ScanOptions
   std::string what;  // "Scan", "Reduce", "SegmentedScan": for messages
   ValueType type = ValueType::u32;
   bool segmented = false;
@@ -152,7 +153,7 @@ struct ScanPlan {
     uint32_t flags = exclusive ? kScanExclusive : 0;
     if (in.address % 16 == 0 && out.address % 16 == 0 && heads % 16 == 0) flags |= kScanAligned16;
 
-    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and inputs) are done
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and inputs) are done
     if (!count.is_device() && n == 0) return {};
     if (s == ScanStrategy::single_pass) {
       VKPRIM_TRY(fill->record(cmd, work.sub(0, align16(state_bytes(n))), uint32_t(0)));
@@ -213,6 +214,7 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
   auto plan = std::make_unique<ScanPlan>();
   plan->ctx = &ctx;
   plan->what = what;
+  plan->leading_barrier = o.leading_barrier;
   plan->type = type;
   plan->segmented = !agg.kahan && agg.op == variants::Op::segsum;
   plan->esz = uint32_t(size_of(type));

@@ -84,6 +84,7 @@ struct RadixTileShape {
 
 struct SortPlan {
   const ContextImpl* ctx = nullptr;
+  bool leading_barrier = true;  // SortOptions
   ValueType key_type = ValueType::u32;
   uint32_t key_bytes = 4, value_bytes = 0, key_flags = 0;
   SortAlgorithm requested = SortAlgorithm::automatic;
@@ -271,7 +272,7 @@ struct SortPlan {
     const bool lg = large(n, pairs);
     const Layout l = layout(n, pairs);
 
-    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp (and the inputs) are done
     if (!count.is_device() && n == 0) return {};
     const uint64_t count_addr = count_address(count);
     const bool w = wide(n);
@@ -456,6 +457,7 @@ Result<RadixSort> testing::create_radix_sort(const Context& context, ValueType k
     case ValueType::f32: case ValueType::f64: plan->key_flags = detail::kRadixFloat; break;
   }
   if (o.descending) plan->key_flags |= detail::kRadixDescending;
+  plan->leading_barrier = o.leading_barrier;
   plan->requested = o.algorithm;
   plan->look_back.spin_limit = knobs.spin_limit ? knobs.spin_limit : detail::tuning::kRadixSpinLimit;
   plan->look_back.stall_period = knobs.stall_period;

@@ -8,6 +8,12 @@
 //           VK_ACCESS_SHADER_READ_BIT, and prior users of the outputs ->
 //           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT;
 //   after:  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT -> the consumer.
+// Leading barrier: the calls of several passes (scan, reduce and segmented scan, compaction,
+// sort, histogram, SpMV, the CSR build) also record one compute-to-compute memory barrier before their first
+// pass, so that earlier work on their outputs and temporary storage (their own earlier calls on
+// reserved storage included) is done; their options' `leading_barrier = false` leaves it out
+// where the caller has recorded one, or knows the calls independent, so that they may overlap.
+// Single-pass calls (fill, copy, maps, gather, scatter) record no barrier.
 // State overwritten in the command buffer: the bound compute pipeline and push constants.
 // All buffers are addressed by device address (see buffer.hpp); counts may exceed 2^32.
 #pragma once

@@ -12,7 +12,8 @@
 // wrap modulo 2^32 beyond (u32 counters, like CUB's int counters); any bin count >= 1. Any
 // number of samples (host counts past 2^32 run as several dispatches).
 //
-// Temporary storage: none. Synchronization owed by the caller: as for elementwise.hpp.
+// Temporary storage: none. Synchronization owed by the caller: as for elementwise.hpp; each call
+// records a barrier before it zeroes hist (HistogramOptions::leading_barrier).
 // State overwritten: compute pipeline and push constants.
 #pragma once
 
@@ -28,13 +29,21 @@ namespace detail {
 struct HistogramPlan;
 }
 
+struct HistogramOptions {
+  // Whether each call records its own compute-to-compute barrier before its first pass
+  // (elementwise.hpp: "Leading barrier"). false: the caller orders what came before the call,
+  // the earlier calls on this object's reserved storage included.
+  bool leading_barrier = true;
+};
+
 class Histogram {
  public:
   // Even bins over [lower, upper) of `sample_type` samples (u32 or f32, else
   // Errc::unsupported). Errc::invalid_argument unless bins >= 1 and lower < upper (integers in
   // [0, 2^32] for u32; finite, with upper - lower finite, for f32).
   static Result<Histogram> create_even(const Context& ctx, ValueType sample_type, uint32_t bins,
-                                       double lower, double upper);
+                                       double lower, double upper,
+                                       const HistogramOptions& options = {});
   uint32_t bins() const;
   // True when the bins fit in shared memory (privatized), false when they use global atomics.
   bool privatized() const;

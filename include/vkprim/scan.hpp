@@ -57,6 +57,10 @@ struct ScanOptions {
   // ranges, one per workgroup (0: engine/scan/policy.hpp's default). Results stay
   // deterministic for a given value; sums of floats may differ between values.
   uint32_t range_groups = 0;
+  // Whether each call records its own compute-to-compute barrier before its first pass
+  // (elementwise.hpp: "Leading barrier"). false: the caller orders what came before the call,
+  // the earlier calls on this object's reserved storage included.
+  bool leading_barrier = true;
 };
 
 // An element count: on the host, or in a GPU buffer (at most `max`, which sizes the dispatch

@@ -90,6 +90,10 @@ enum class PartitionOrder { stable, rejected_reversed };
 struct SelectOptions {
   bool count_u64 = false;         // count_out receives a u64 instead of a u32
   bool use_subgroup_ops = true;   // as ScanOptions::use_subgroup_ops
+  // Whether each call records its own compute-to-compute barrier before its first pass
+  // (elementwise.hpp: "Leading barrier"). false: the caller orders what came before the call,
+  // the earlier calls on this object's reserved storage included.
+  bool leading_barrier = true;
 };
 
 namespace detail {

@@ -102,6 +102,10 @@ struct SortOptions {
   uint32_t value_bytes = 0;     // 0: keys only; 4 or 8: key-value pairs (else invalid_argument)
   bool use_subgroup_ops = true; // as ScanOptions::use_subgroup_ops
   SortAlgorithm algorithm = SortAlgorithm::automatic;
+  // Whether each call records its own compute-to-compute barrier before its first pass
+  // (elementwise.hpp: "Leading barrier"). false: the caller orders what came before the call,
+  // the earlier calls on this object's reserved storage included.
+  bool leading_barrier = true;
 };
 
 namespace detail {

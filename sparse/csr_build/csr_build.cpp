@@ -86,6 +86,7 @@ struct CsrBuildLayout {
 
 struct CsrBuildPlan {
   const ContextImpl* ctx = nullptr;
+  bool leading_barrier = true;  // CsrBuildOptions
   ValueType type = ValueType::f32;
   uint32_t esz = 4;
   // [0]: 32-bit, [1]: 64-bit; keys: with onesweep's histogram, keys_varying: the varying bits
@@ -210,7 +211,7 @@ struct CsrBuildPlan {
     const uint32_t end_bit = sc.end_bit;
     const BufferView work = sc.work;
     const vkprim::detail::RadixUpfront up = SortInternals::upfront(sort, n, work, 0, end_bit);
-    compute_to_compute_barrier(c, cmd);
+    if (leading_barrier) compute_to_compute_barrier(c, cmd);  // earlier users of temp are done
     if (n == 0) {
       VKPRIM_TRY(fill->record(cmd, counts.sub(0, 12), uint32_t(0)));
       VKPRIM_TRY(fill->record(cmd, out.row_ptr.sub(0, (out.rows + 1) * (out.row_ptr_64 ? 8 : 4)),
@@ -308,7 +309,7 @@ struct CsrBuildPlan {
     // The build's checks (record() makes them again), before the rows are expanded.
     auto checked = check(a.col_idx, row_of, a.values, a.nnz, out, counts, build_temp);
     if (!checked) return checked.error();
-    compute_to_compute_barrier(*ctx, cmd);
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     const int w = a.row_ptr_64 ? 1 : 0;
     if (a.nnz)
       VKPRIM_TRY(for_each_chunk(
@@ -348,6 +349,7 @@ Result<CsrBuilder> testing::create_csr_builder(const Context& context, ValueType
     return make_error(Errc::unsupported,
                       "CsrBuilder<f64>: the device has no shaderFloat64 (use f32 values)");
   auto plan = std::make_unique<CsrBuildPlan>();
+  plan->leading_barrier = o.leading_barrier;
   plan->ctx = &ctx;
   plan->type = type;
   plan->esz = uint32_t(size_of(type));

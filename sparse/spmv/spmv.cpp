@@ -60,6 +60,7 @@ struct SpmvTempLayout {
 
 struct SpmvPlan {
   const ContextImpl* ctx = nullptr;
+  bool leading_barrier = true;  // SpmvOptions
   ValueType type = ValueType::f32;
   // Complex values (SpmvOptions::complex): two parts of `type` each; esz is a value's bytes,
   // part its parts' (the alignment views need).
@@ -271,7 +272,7 @@ struct SpmvPlan {
       return make_error(Errc::invalid_argument,
                         "Spmv::record_row_stats: stats must hold " + std::to_string(Spmv::kRowStatsBytes) +
                             " bytes, 4-byte aligned");
-    compute_to_compute_barrier(*ctx, cmd);  // earlier users of `out` are done
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of `out` are done
     VKPRIM_TRY(fill->record(cmd, out.sub(0, Spmv::kRowStatsBytes), 0, 4));
     if (a.rows == 0) return {};
     compute_to_compute_barrier(*ctx, cmd);
@@ -450,7 +451,7 @@ struct SpmvPlan {
       for (int p = 0; p < scans; ++p)
         VKPRIM_TRY(vkprim::detail::ScanInternals::check_inclusive(
             *carry_scan, half(carry, p), carry_head, half(carry_sums, p), tiles, scan_temp));
-    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     if (a.rows == 0) return {};
     const BufferView yv = y.sub(0, a.rows * esz);
     uint32_t flags = beta == 0.0 ? kSpmvBetaZero : 0u;
@@ -640,7 +641,7 @@ struct SpmvPlan {
       return record_rows(cmd, a, x, y, alpha, beta, lanes);
     BufferView temp;
     VKPRIM_TRY(use_temp(a, temp_in, kSplitCountBytes + j.bytes, temp));
-    compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of temp are done
     VKPRIM_TRY(fill->record(cmd, temp.sub(0, 8), 0, 4));
     compute_to_compute_barrier(*ctx, cmd);
     record_split_list(cmd, a, j, temp.address + kSplitCountBytes, temp.address);
@@ -702,7 +703,7 @@ struct SpmvPlan {
       }
       return {};
     }
-    compute_to_compute_barrier(*ctx, cmd);  // earlier users of the temporary storage are done
+    if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);  // earlier users of the temporary storage are done
     VKPRIM_TRY(fill->record(cmd, room.sub(0, 8 * listed), 0, 4));
     compute_to_compute_barrier(*ctx, cmd);
     std::vector<uint64_t> counts(n, 0);
@@ -815,6 +816,7 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
     return make_error(Errc::limit_exceeded, "Spmv: a tile of " + std::to_string(plan->wg) +
                                                 " x " + std::to_string(plan->items) +
                                                 " items does not fit the device's shared memory");
+  plan->leading_barrier = o.leading_barrier;
   // The in-tile scan's subgroup layer uses relative shuffles and ballot (UNIFORM), and 64-bit
   // subgroup types for f64 (the same conditions as SegmentedScan).
   plan->subgroup = o.use_subgroup_ops &&

@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -349,6 +351,111 @@ TEST_CASE("with debug utils, every dispatch is labelled and every pipeline named
       r.free_buffer(out);
     }
   }
+}
+
+// The pipeline barriers vkprim records, counted through the vkGetInstanceProcAddr it is given
+// (its device table comes from the vkGetDeviceProcAddr that returns).
+namespace barriers {
+PFN_vkGetDeviceProcAddr real_gdpa = nullptr;
+PFN_vkCmdPipelineBarrier real_barrier = nullptr;
+int recorded = 0;
+VKAPI_ATTR void VKAPI_CALL barrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkPipelineStageFlags dst,
+                                   VkDependencyFlags dep, uint32_t nm, const VkMemoryBarrier* m, uint32_t nb,
+                                   const VkBufferMemoryBarrier* b, uint32_t ni, const VkImageMemoryBarrier* i) {
+  ++recorded;
+  real_barrier(cmd, src, dst, dep, nm, m, nb, b, ni, i);
+}
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gdpa(VkDevice device, const char* fn) {
+  if (std::string(fn) == "vkCmdPipelineBarrier") return reinterpret_cast<PFN_vkVoidFunction>(barrier);
+  return real_gdpa(device, fn);
+}
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gipa(VkInstance instance, const char* fn) {
+  if (std::string(fn) == "vkGetDeviceProcAddr") return reinterpret_cast<PFN_vkVoidFunction>(gdpa);
+  return vkGetInstanceProcAddr(instance, fn);
+}
+}  // namespace barriers
+
+// Each call of several passes records one barrier before its first pass, and none with
+// leading_barrier = false; with the caller's barrier in its place the results are the same.
+TEST_CASE("leading_barrier = false leaves out the barrier before a call's first pass", "[adopt][barrier]") {
+  Renderer r;
+  barriers::real_gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(
+      vkGetInstanceProcAddr(r.instance, "vkGetDeviceProcAddr"));
+  barriers::real_barrier = reinterpret_cast<PFN_vkCmdPipelineBarrier>(
+      vkGetDeviceProcAddr(r.device, "vkCmdPipelineBarrier"));
+  AdoptInfo ai = r.adopt_info();
+  ai.get_instance_proc_addr = barriers::gipa;
+  auto ctx = Context::adopt(ai).value();
+  const uint32_t n = 20000;
+  auto in = r.make_buffer(n * 4), out = r.make_buffer(n * 4), aux = r.make_buffer(n * 4);
+  for (uint32_t i = 0; i < n; ++i) static_cast<uint32_t*>(in.map)[i] = (i * 2654435761u) >> 8;
+  const auto vin = BufferView::of(ctx, in.buffer, 0, n * 4).value();
+  const auto vout = BufferView::of(ctx, out.buffer, 0, n * 4).value();
+  const auto vaux = BufferView::of(ctx, aux.buffer, 0, n * 4).value();
+  const std::vector<uint32_t> x(static_cast<uint32_t*>(in.map), static_cast<uint32_t*>(in.map) + n);
+  const auto got = [&](uint64_t count) {
+    return std::vector<uint32_t>(static_cast<uint32_t*>(out.map), static_cast<uint32_t*>(out.map) + count);
+  };
+  // Records `call` into a command buffer of its own, after the caller's barrier where the call
+  // leaves its own out; returns the barriers vkprim recorded.
+  const auto run = [&](bool leading, const std::function<Status(VkCommandBuffer)>& call) {
+    VkCommandPool pool;
+    VkCommandBuffer cmd = r.begin_commands(pool);
+    if (!leading) full_barrier(ctx, cmd);
+    barriers::recorded = 0;
+    REQUIRE(call(cmd).ok());
+    const int recorded = barriers::recorded;
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                         nullptr, 0, nullptr);
+    CHECK_VK(vkEndCommandBuffer(cmd));
+    r.submit_wait(cmd);
+    vkDestroyCommandPool(r.device, pool, nullptr);
+    return recorded;
+  };
+  std::vector<uint32_t> scanned(n), sorted = x, hist(16, 0), selected;
+  for (uint32_t i = 0, sum = 0; i < n; sum += x[i++]) scanned[i] = sum;
+  std::sort(sorted.begin(), sorted.end());
+  for (uint32_t v : x) ++hist[v >> 20];
+  for (uint32_t v : x) if (v % 2 == 0) selected.push_back(v);
+  int with[4] = {}, without[4] = {};
+  for (const bool leading : {true, false}) {
+    INFO("leading_barrier " << leading);
+    int* counted = leading ? with : without;
+    ScanOptions so;
+    so.leading_barrier = leading;
+    auto scan = Scan::create(ctx, ValueType::u32, ScanOp::sum, so).value();
+    REQUIRE(scan.reserve(n).ok());
+    counted[0] = run(leading, [&](VkCommandBuffer cmd) { return scan.exclusive(cmd, vin, vout, n); });
+    CHECK(got(n) == scanned);
+    SortOptions sort_options;
+    sort_options.leading_barrier = leading;
+    auto sort = RadixSort::create(ctx, ValueType::u32, sort_options).value();
+    REQUIRE(sort.reserve(n).ok());
+    counted[1] = run(leading, [&](VkCommandBuffer cmd) { return sort.sort_keys(cmd, vin, vout, n); });
+    CHECK(got(n) == sorted);
+    HistogramOptions ho;
+    ho.leading_barrier = leading;
+    auto h = Histogram::create_even(ctx, ValueType::u32, 16, 0, 16.0 * (1 << 20), ho).value();
+    counted[2] = run(leading, [&](VkCommandBuffer cmd) { return h.record(cmd, vin, vout, n); });
+    CHECK(got(16) == hist);
+    SelectOptions se;
+    se.leading_barrier = leading;
+    auto sel = Select::create(ctx, ValueType::u32, se).value();
+    REQUIRE(sel.reserve(n).ok());
+    counted[3] = run(leading, [&](VkCommandBuffer cmd) {
+      return sel.predicated(cmd, vin, Predicate::mask_equal(1u, 0u), vout, vaux.sub(0, 4), n);
+    });
+    REQUIRE(static_cast<uint32_t*>(aux.map)[0] == selected.size());
+    CHECK(got(selected.size()) == selected);
+  }
+  for (int i = 0; i < 4; ++i) {
+    INFO("call " << i << ": scan, sort, histogram, select");
+    CHECK(without[i] == with[i] - 1);
+  }
+  r.free_buffer(in);
+  r.free_buffer(out);
+  r.free_buffer(aux);
 }
 
 TEST_CASE("adoption refuses vulkanMemoryModel without its device scope", "[adopt]") {

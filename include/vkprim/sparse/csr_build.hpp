@@ -36,6 +36,10 @@ struct CsrBuildOptions {
   // The radix sort's algorithm (SortOptions::algorithm): automatic is the sort's own choice
   // for the build's keys; either gives the same CSR.
   SortAlgorithm sort_algorithm = SortAlgorithm::automatic;
+  // Whether each call records its own compute-to-compute barrier before its first pass
+  // (elementwise.hpp: "Leading barrier"). false: the caller orders what came before the call,
+  // the earlier calls on this object's reserved storage included.
+  bool leading_barrier = true;
 };
 
 namespace detail {

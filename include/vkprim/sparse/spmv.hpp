@@ -157,6 +157,10 @@ struct SpmvOptions {
   // Such a plan runs the row kernel, the merge path and the nonzero tiles (`automatic`,
   // `rows`, `merge`, `nnz`); forcing `stream` or `split` is Errc::unsupported at create().
   bool complex = false;
+  // Whether each call records its own compute-to-compute barrier before its first pass
+  // (elementwise.hpp: "Leading barrier"). false: the caller orders what came before the call,
+  // the earlier calls on this object's reserved storage included.
+  bool leading_barrier = true;
 };
 
 // Row-length statistics of one matrix (analyze(); or computed elsewhere, e.g. on the host).
