@@ -1,13 +1,14 @@
 # The primitive families a build holds (VKPRIM_PRIMITIVES), with what each needs, in one place:
 # shaders/CMakeLists.txt compiles the chosen families' shader variants and engine/ their plans.
 # A family left out costs nothing: its SPIR-V is not embedded, and a call to it fails to link.
-set(VKPRIM_ENGINE_FAMILIES elementwise gather_scatter scan sort compaction histogram)
+set(VKPRIM_ENGINE_FAMILIES elementwise gather_scatter scan sort compaction histogram summed_area)
 # family -> the families it records through (elementwise: every build; the core's copy and fill)
 set(VKPRIM_NEEDS_gather_scatter elementwise)
 set(VKPRIM_NEEDS_scan elementwise)
 set(VKPRIM_NEEDS_sort elementwise)
 set(VKPRIM_NEEDS_compaction scan elementwise)
 set(VKPRIM_NEEDS_histogram elementwise)
+set(VKPRIM_NEEDS_summed_area scan elementwise)
 # The sparse library's GPU side (csr_build, spmv, solvers) records sorts, scans and compactions.
 set(VKPRIM_SPARSE_NEEDS sort scan compaction)
 

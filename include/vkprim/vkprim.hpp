@@ -8,6 +8,7 @@
 #include <vkprim/error.hpp>
 #include <vkprim/gather_scatter.hpp>
 #include <vkprim/histogram.hpp>
+#include <vkprim/summed_area.hpp>
 #include <vkprim/runtime.hpp>
 #include <vkprim/scan.hpp>
 #include <vkprim/select.hpp>

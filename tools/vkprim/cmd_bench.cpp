@@ -10,6 +10,7 @@
 #include <vkprim/scan.hpp>
 #include <vkprim/select.hpp>
 #include <vkprim/sort.hpp>
+#include <vkprim/summed_area.hpp>
 #include <vkprim/testing.hpp>  // the tuning aids: --subgroup, --sort-wide
 
 #include <fmt/core.h>
@@ -362,6 +363,47 @@ Result<BenchRecord> bench_histogram(Runtime& rt, uint64_t n, const Options& o, d
   return r;
 }
 
+// Summed-area table of a square-ish u32 image of n elements (width the power of two nearest
+// sqrt(n), height n / width), u32 sums. Bytes model: two copies of the image (the rows pass
+// reads the image and writes the sums, the columns pass reads and writes the sums).
+Result<BenchRecord> bench_sat(Runtime& rt, uint64_t n, const Options& o, double copy_ms) {
+  uint64_t width = 1;
+  while (width * width * 2 <= n) width *= 2;
+  const uint64_t height = std::max<uint64_t>(1, n / width);
+  n = width * height;
+  std::vector<uint32_t> x(n);
+  for (uint64_t i = 0; i < n; ++i) x[i] = hash32(i) & 0xFFu;
+  auto in = rt.upload(x);
+  if (!in) return in.error();
+  auto out = rt.alloc(n * 4);
+  if (!out) return out.error();
+  auto sat = SummedAreaTable::create(rt.context(), ValueType::u32);
+  if (!sat) return sat.error();
+  VKPRIM_TRY(sat->reserve(width, height));
+  auto t = time_gpu(rt, o.runs, o.warmup, o.back_to_back,
+                    [&](VkCommandBuffer cmd) { return sat->record(cmd, *in, *out, width, height); });
+  if (!t) return t.error();
+  BenchRecord r{"summed-area table", "u32", n, double(n) * 16, *t, copy_ms * 2};
+  r.extra["width"] = width;
+  r.extra["height"] = height;
+  if (!o.no_verify) {
+    auto got = rt.download<uint32_t>(*out, n);
+    if (!got) return got.error();
+    std::vector<uint32_t> above(width, 0);
+    for (uint64_t y = 0; y < height; ++y) {
+      uint32_t row = 0;
+      for (uint64_t xi = 0; xi < width; ++xi) {
+        row += x[y * width + xi];
+        above[xi] += row;
+        if ((*got)[y * width + xi] != above[xi])
+          return make_error(Errc::vulkan_error, "summed-area table: verification failed");
+      }
+    }
+    r.verified = true;
+  }
+  return r;
+}
+
 int run(const Options& o) {
   if (auto problem = device_selector_problem(); !problem.empty())
     return report(make_error(Errc::invalid_argument, problem), kExitUsage);
@@ -397,6 +439,7 @@ int run(const Options& o) {
       else if (op == "partition-reversed")
         records.push_back(bench_select(rt, n, o, c, SelectBench::partition_reversed).value());
       else if (op == "histogram") records.push_back(bench_histogram(rt, n, o, c).value());
+      else if (op == "sat") records.push_back(bench_sat(rt, n, o, c).value());
     }
   }
   for (auto& r : records) r.extra["back_to_back"] = o.back_to_back;
@@ -428,13 +471,13 @@ void register_bench(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("bench", "Time a primitive on the GPU (timestamp queries)");
   cmd->add_option("ops", o.ops,
                   "Operations: copy fill scan scan-f32 scan-u64 scan-deterministic segmented-scan "
-                  "reduce reduce-f32 sort sort-pairs sort-u64 sort-u64-pairs (u64 keys, u64 values) select partition partition-reversed (the rejected elements in reverse order, as CUB's) histogram (copy always "
+                  "reduce reduce-f32 sort sort-pairs sort-u64 sort-u64-pairs (u64 keys, u64 values) select partition partition-reversed (the rejected elements in reverse order, as CUB's) histogram sat (a summed-area table of a u32 image of n elements) (copy always "
                   "runs: it is the yardstick). u64 runs at n/2 (the same key bytes).")
       ->required()
       ->check(CLI::IsMember({"copy", "fill", "scan", "scan-f32", "scan-u64", "scan-deterministic",
                              "segmented-scan", "reduce", "reduce-f32", "sort", "sort-pairs",
                              "sort-u64", "sort-u64-pairs", "select", "partition", "partition-reversed",
-                             "histogram"}));
+                             "histogram", "sat"}));
   cmd->add_option("-n,--n", o.sizes, "Element counts or byte sizes: 2^28, 268435456, 1GiB (repeatable)")
       ->check(count_check(4));
   cmd->add_option("--runs", o.runs, "Timed runs (median and min reported)")->check(decimal_in(1, 100000));

@@ -1,0 +1,59 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// Summed-area table, first pass: the inclusive scan of every row (in place allowed, where the
+// sums are the elements' size). Workgroup w scans rows w, w + groups, ... one at a time, in
+// chunks of WG_SIZE x ITEMS elements: the chunk is loaded coalesced into shared memory,
+// invocation i scans its ITEMS consecutive elements there, the invocations' totals are scanned
+// across the workgroup (shared memory and barriers: any device, any subgroup size), the row's
+// carry is added and the chunk stored coalesced; the carry advances by the chunk's total. Every
+// chunk is loaded before it is stored. Sums are added in one fixed order: results are the same
+// run to run.
+#include "vkprim.glsl"
+#include "sums.glsl"
+
+#define PUSH_SAT_ROWS  // pc: push.h's SatRowsPush
+#include "push.h"
+
+#define CHUNK (WG_SIZE * ITEMS)
+shared S s_chunk[CHUNK];
+shared S s_totals[WG_SIZE];
+
+void main() {
+  const uint lid = gl_LocalInvocationID.x;
+  const uint64_t groups = uint64_t(gl_NumWorkGroups.x) * gl_NumWorkGroups.y;
+  const uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  for (uint64_t row = group; row < pc.height; row += groups) {
+    const uint64_t first = row * pc.width;
+    S carry = S(0);
+    for (uint64_t c0 = 0ul; c0 < pc.width; c0 += CHUNK) {
+      const uint valid = uint(min(pc.width - c0, uint64_t(CHUNK)));
+      for (uint k = 0u; k < ITEMS; ++k) {
+        const uint j = k * WG_SIZE + lid;
+        s_chunk[j] = j < valid ? sum_of_bits(U32Buf(ELEM_ADDR(pc.in_addr, first + c0 + j, 4)).v[0]) : S(0);
+      }
+      barrier();
+      S run = S(0);
+      for (uint k = 0u; k < ITEMS; ++k) {
+        run += s_chunk[lid * ITEMS + k];
+        s_chunk[lid * ITEMS + k] = run;
+      }
+      s_totals[lid] = run;
+      barrier();
+      for (uint d = 1u; d < WG_SIZE; d <<= 1) {
+        const S t = lid >= d ? s_totals[lid - d] : S(0);
+        barrier();
+        s_totals[lid] += t;
+        barrier();
+      }
+      const S before = carry + (lid > 0u ? s_totals[lid - 1u] : S(0));
+      for (uint k = 0u; k < ITEMS; ++k) s_chunk[lid * ITEMS + k] += before;
+      carry += s_totals[WG_SIZE - 1u];
+      barrier();
+      for (uint k = 0u; k < ITEMS; ++k) {
+        const uint j = k * WG_SIZE + lid;
+        if (j < valid) store_sum(pc.out_addr, first + c0 + j, s_chunk[j]);
+      }
+      barrier();  // the chunk is out before the next one is loaded
+    }
+  }
+}
