@@ -16,11 +16,19 @@ else()  # installed, sparse, matrix_files: the installed package
   if(leaked)
     message(FATAL_ERROR "the package installs test-only files: ${leaked}")
   endif()
-  run(${CMAKE_COMMAND} -S "${SRC}/${MODE}" -B "${BIN}/build" -G Ninja
+  set(project "${SRC}/${MODE}")
+  if(MODE STREQUAL "installed")  # the example of an application of its own
+    set(project "${VKPRIM_SOURCE_DIR}/examples/external_project")
+  endif()
+  run(${CMAKE_COMMAND} -S "${project}" -B "${BIN}/build" -G Ninja
       "-DCMAKE_PREFIX_PATH=${BIN}/prefix" -DCMAKE_BUILD_TYPE=Release)
 endif()
 run(${CMAKE_COMMAND} --build "${BIN}/build")
-run("${BIN}/build/consumer")
+if(MODE STREQUAL "installed")
+  run("${BIN}/build/external_project")
+else()
+  run("${BIN}/build/consumer")
+endif()
 if(MODE STREQUAL "subset")  # only the chosen families' SPIR-V was compiled (and embedded)
   file(GLOB_RECURSE spirv "${BIN}/build/*.spv")
   file(GLOB_RECURSE other "${BIN}/build/*radix_*.spv" "${BIN}/build/*select_*.spv"
