@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace vkprim {
@@ -20,6 +21,21 @@ Result<BufferView> BufferView::of(const Context& ctx, VkBuffer buffer, VkDeviceS
                       "BufferView::of: buffer has no device address (create it with "
                       "VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT)");
   return BufferView{buffer, offset, size, base + offset};
+}
+
+Result<BufferView> BufferView::of(const Context& ctx, VkBuffer buffer, const VkBufferCreateInfo& created,
+                                  VkDeviceSize offset, VkDeviceSize size) {
+  if (!(created.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT))
+    return make_error(Errc::invalid_argument,
+                      "BufferView::of: the buffer was created without "
+                      "VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT (vkprim addresses every buffer by "
+                      "its device address)");
+  if (offset > created.size || size > created.size - offset)
+    return make_error(Errc::invalid_argument,
+                      "BufferView::of: bytes [" + std::to_string(offset) + ", " + std::to_string(offset) +
+                          " + " + std::to_string(size) + ") pass the buffer's " +
+                          std::to_string(created.size) + " bytes");
+  return of(ctx, buffer, offset, size);
 }
 
 BufferView BufferView::sub(VkDeviceSize byte_offset, VkDeviceSize byte_size) const {

@@ -31,9 +31,17 @@ struct BufferView {
 
   // A view of bytes [offset, offset + size) of the caller's buffer; looks up its address.
   // invalid_argument for a null buffer or one without a device address. The range is not
-  // checked against the buffer's size.
+  // checked against the buffer's size, nor the buffer's usage: Vulkan has no query for either,
+  // and asking the address of a buffer created without
+  // VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT is itself invalid usage (the validation layer
+  // reports it). The form below checks both.
   static Result<BufferView> of(const Context& ctx, VkBuffer buffer, VkDeviceSize offset,
                                VkDeviceSize size);
+  // The same, given the VkBufferCreateInfo the buffer was created with: invalid_argument,
+  // before the address is asked, where its usage lacks VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
+  // or [offset, offset + size) passes its size.
+  static Result<BufferView> of(const Context& ctx, VkBuffer buffer, const VkBufferCreateInfo& created,
+                               VkDeviceSize offset, VkDeviceSize size);
   // A view from a device address alone (e.g. from the caller's own allocator).
   static BufferView from_address(VkDeviceAddress address, VkDeviceSize size) {
     return BufferView{VK_NULL_HANDLE, 0, size, address};

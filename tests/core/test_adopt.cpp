@@ -268,6 +268,35 @@ TEST_CASE("adoption refuses a device without bufferDeviceAddress", "[adopt]") {
   CHECK_THAT(ctx.error().message, Catch::Contains("bufferDeviceAddress"));
 }
 
+// BufferView::of with the buffer's VkBufferCreateInfo refuses, before asking for an address, a
+// buffer made without the device-address usage and a range past the buffer.
+TEST_CASE("BufferView::of checks the usage and the range it is given", "[adopt][buffer]") {
+  Renderer r;
+  auto ctx = Context::adopt(r.adopt_info()).value();
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = 256;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;  // no VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
+  VkBuffer plain = VK_NULL_HANDLE;
+  CHECK_VK(vkCreateBuffer(r.device, &bci, nullptr, &plain));
+  auto refused = BufferView::of(ctx, plain, bci, 0, 256);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == Errc::invalid_argument);
+  CHECK_THAT(refused.error().message, Catch::Contains("VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT"));
+  vkDestroyBuffer(r.device, plain, nullptr);
+
+  auto b = r.make_buffer(256);
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  auto past = BufferView::of(ctx, b.buffer, bci, 128, 129);
+  REQUIRE_FALSE(past.ok());
+  CHECK_THAT(past.error().message, Catch::Contains("pass the buffer's 256 bytes"));
+  auto view = BufferView::of(ctx, b.buffer, bci, 128, 128);
+  REQUIRE(view.ok());
+  CHECK(view->size == 128);
+  CHECK(view->address == BufferView::of(ctx, b.buffer, 0, 256)->address + 128);
+  r.free_buffer(b);
+}
+
 // The debug-utils commands vkprim calls, seen through the vkGetInstanceProcAddr it is given:
 // each call counted and its label or name kept, then passed on to the real command.
 namespace labels {
