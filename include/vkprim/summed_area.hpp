@@ -11,7 +11,7 @@
 // tile), then every column scanned in place (the rows cut into chunks: each chunk's column
 // sums, their scan down each column, each chunk's columns scanned from the sum above). A table
 // of one row or one column is one 1-D scan (vkprim::Scan). It reads the image once and the
-// sums twice and writes the sums twice: about two copies of the image.
+// sums twice, and writes the sums twice: two and a half copies of the image (u32 sums).
 //
 // Temporary storage: temp_bytes(width, height) bytes, 16-byte aligned (or reserve()).
 // Synchronization owed by the caller: as for elementwise.hpp (the image; out and temp), with
