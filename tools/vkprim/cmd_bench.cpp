@@ -364,8 +364,9 @@ Result<BenchRecord> bench_histogram(Runtime& rt, uint64_t n, const Options& o, d
 }
 
 // Summed-area table of a square-ish u32 image of n elements (width the power of two nearest
-// sqrt(n), height n / width), u32 sums. Bytes model: two copies of the image (the rows pass
-// reads the image and writes the sums, the columns pass reads and writes the sums).
+// sqrt(n), height n / width), u32 sums. Bytes model: two copies of the image, the least a
+// row pass and a column pass can move (vkprim's column pass reads the sums twice: two and a
+// half copies).
 Result<BenchRecord> bench_sat(Runtime& rt, uint64_t n, const Options& o, double copy_ms) {
   uint64_t width = 1;
   while (width * width * 2 <= n) width *= 2;
