@@ -2,6 +2,9 @@
 // the system loader (global vk* symbols from libvulkan), with a graphics+compute queue, hands
 // them to vkprim, and records vkprim's work between its own commands in one command buffer.
 #include "gpu.hpp"
+#if defined(VKPRIM_TEST_SPARSE)
+#include <vkprim/sparse/spmv.hpp>
+#endif
 
 #include <catch2/catch.hpp>
 #include <vulkan/vulkan.h>
@@ -482,6 +485,50 @@ TEST_CASE("leading_barrier = false leaves out the barrier before a call's first 
     INFO("call " << i << ": scan, sort, histogram, select");
     CHECK(without[i] == with[i] - 1);
   }
+#if defined(VKPRIM_TEST_SPARSE)
+  // SpMV's merge path (its temporary storage is reused call to call): y = A x for the
+  // tridiagonal A = [-1 2 -1] and x = 1, 2, 3, ...
+  {
+    const uint32_t rows = 3000, nnz = 3 * rows - 2;
+    auto row_ptr = r.make_buffer((rows + 1) * 4), col_idx = r.make_buffer(nnz * 4);
+    auto values = r.make_buffer(nnz * 4), x_buf = r.make_buffer(rows * 4), y_buf = r.make_buffer(rows * 4);
+    auto* rp = static_cast<uint32_t*>(row_ptr.map);
+    auto* ci = static_cast<uint32_t*>(col_idx.map);
+    auto* va = static_cast<float*>(values.map);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < rows; ++i) {
+      rp[i] = k;
+      for (int d = -1; d <= 1; ++d)
+        if (int64_t(i) + d >= 0 && int64_t(i) + d < rows) ci[k] = i + d, va[k++] = d == 0 ? 2.0f : -1.0f;
+      static_cast<float*>(x_buf.map)[i] = float(i + 1);
+    }
+    rp[rows] = k;
+    sparse::CsrView a;
+    a.rows = a.cols = rows;
+    a.nnz = nnz;
+    a.row_ptr = BufferView::of(ctx, row_ptr.buffer, 0, (rows + 1) * 4).value();
+    a.col_idx = BufferView::of(ctx, col_idx.buffer, 0, nnz * 4).value();
+    a.values = BufferView::of(ctx, values.buffer, 0, nnz * 4).value();
+    const auto vx = BufferView::of(ctx, x_buf.buffer, 0, rows * 4).value();
+    const auto vy = BufferView::of(ctx, y_buf.buffer, 0, rows * 4).value();
+    int spmv_counted[2] = {};
+    for (const bool leading : {true, false}) {
+      INFO("SpMV, leading_barrier " << leading);
+      sparse::SpmvOptions o;
+      o.kernel = sparse::SpmvKernel::merge;
+      o.leading_barrier = leading;
+      auto spmv = sparse::Spmv::create(ctx, ValueType::f32, o).value();
+      REQUIRE(spmv.reserve(rows, nnz).ok());
+      spmv_counted[leading ? 0 : 1] = run(leading, [&](VkCommandBuffer cmd) { return spmv.record(cmd, a, vx, vy); });
+      const auto* y = static_cast<const float*>(y_buf.map);
+      CHECK(y[0] == 0.0f);  // 2 * 1 - 2
+      CHECK(y[rows / 2] == 0.0f);
+      CHECK(y[rows - 1] == float(rows + 1));  // -(rows - 1) + 2 rows
+    }
+    CHECK(spmv_counted[1] == spmv_counted[0] - 1);
+    for (auto* b : {&row_ptr, &col_idx, &values, &x_buf, &y_buf}) r.free_buffer(*b);
+  }
+#endif
   r.free_buffer(in);
   r.free_buffer(out);
   r.free_buffer(aux);
