@@ -69,8 +69,9 @@ struct SatPlan {
     const uint64_t row_groups = std::min<uint64_t>(height, tuning::kSatRowGroups);
     const auto [cx, cy] = grid_2d(*ctx, column_groups);
     const auto [rx, ry] = grid_2d(*ctx, row_groups);
-    if (cy > ctx->caps.max_workgroup_count[1] || ry > ctx->caps.max_workgroup_count[1])
-      return make_error(Errc::limit_exceeded, "SummedAreaTable: more columns than the device's dispatch limits cover");
+    if (cy > ctx->caps.max_workgroup_count[1] || ry > ctx->caps.max_workgroup_count[1] ||
+        c.rows > std::numeric_limits<uint32_t>::max())
+      return make_error(Errc::limit_exceeded, "SummedAreaTable: more columns (or rows) than the device's dispatch limits cover");
     if (leading_barrier) compute_to_compute_barrier(*ctx, cmd);
     const SatRowsPush rp{in.address, out.address, width, height};
     rows.dispatch(cmd, &rp, rx, ry);

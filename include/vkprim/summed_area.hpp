@@ -60,7 +60,8 @@ class SummedAreaTable {
   // are the elements' size. Writes out[0, width * height) and temp.
   // invalid_argument (nothing recorded) where in or out does not hold width * height aligned
   // elements, out overlaps in without being it (or is it, with wide sums), or temp is missing,
-  // short or not 16-byte aligned; limit_exceeded where width * height passes 2^64 elements.
+  // short or not 16-byte aligned; limit_exceeded where width * height elements pass 2^64
+  // bytes, or the columns more than the device's dispatch limits cover.
   Status record(VkCommandBuffer cmd, BufferView in, BufferView out, uint64_t width, uint64_t height,
                 BufferView temp = {}) const;
 
