@@ -4,7 +4,8 @@
 // sums are the elements' size). Workgroup w scans rows w, w + groups, ... one at a time, in
 // chunks of WG_SIZE x ITEMS elements: the chunk is loaded coalesced into shared memory,
 // invocation i scans its ITEMS consecutive elements there, the invocations' totals are scanned
-// across the workgroup (shared memory and barriers: any device, any subgroup size), the row's
+// across the workgroup (common/workgroup_scan.glsl's shared-memory layer: any device, any
+// subgroup size), the row's
 // carry is added and the chunk stored coalesced; the carry advances by the chunk's total. Every
 // chunk is loaded before it is stored. Sums are added in one fixed order: results are the same
 // run to run.
@@ -14,9 +15,14 @@
 #define PUSH_SAT_ROWS  // pc: push.h's SatRowsPush
 #include "push.h"
 
+// The workgroup layer's aggregate: a sum.
+#define Agg S
+Agg agg_identity() { return S(0); }
+Agg agg_combine(Agg a, Agg b) { return a + b; }
+#include "workgroup_scan.glsl"
+
 #define CHUNK (WG_SIZE * ITEMS)
 shared S s_chunk[CHUNK];
-shared S s_totals[WG_SIZE];
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
@@ -37,17 +43,10 @@ void main() {
         run += s_chunk[lid * ITEMS + k];
         s_chunk[lid * ITEMS + k] = run;
       }
-      s_totals[lid] = run;
-      barrier();
-      for (uint d = 1u; d < WG_SIZE; d <<= 1) {
-        const S t = lid >= d ? s_totals[lid - d] : S(0);
-        barrier();
-        s_totals[lid] += t;
-        barrier();
-      }
-      const S before = carry + (lid > 0u ? s_totals[lid - 1u] : S(0));
+      S chunk_total;
+      const S before = carry + workgroup_exclusive_scan_shared(run, chunk_total);
       for (uint k = 0u; k < ITEMS; ++k) s_chunk[lid * ITEMS + k] += before;
-      carry += s_totals[WG_SIZE - 1u];
+      carry += chunk_total;
       barrier();
       for (uint k = 0u; k < ITEMS; ++k) {
         const uint j = k * WG_SIZE + lid;
