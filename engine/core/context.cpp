@@ -57,7 +57,7 @@ const T* find_in_chain(const void* chain, VkStructureType type) {
 struct FeatureSet {
   bool bda = false, int64 = false, float64 = false, int64_atomics = false, memory_model = false;
   bool timeline = false, host_query_reset = false, subgroup_size_control = false,
-       full_subgroups = false, subgroup_extended_types = false;
+       full_subgroups = false, subgroup_extended_types = false, maintenance4 = false;
   // vulkanMemoryModel enabled without vulkanMemoryModelDeviceScope: then no shader may use the
   // Device memory scope, which every atomic and barrier of vkprim's passes (and glslang's
   // atomics in general) use.
@@ -80,7 +80,10 @@ struct FeatureSet {
     if (auto* v = find_in_chain<VkPhysicalDeviceVulkan13Features>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES)) {
       s.subgroup_size_control = v->subgroupSizeControl;
       s.full_subgroups = v->computeFullSubgroups;
+      s.maintenance4 = v->maintenance4;
     }
+    if (auto* v = find_in_chain<VkPhysicalDeviceMaintenance4Features>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES))
+      s.maintenance4 = s.maintenance4 || v->maintenance4;
     if (auto* v = find_in_chain<VkPhysicalDeviceBufferDeviceAddressFeatures>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES))
       s.bda = s.bda || v->bufferDeviceAddress;
     if (auto* v = find_in_chain<VkPhysicalDeviceShaderAtomicInt64Features>(f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES))
@@ -401,6 +404,7 @@ DeviceCaps query_caps(const InstanceFns& vki, VkPhysicalDevice pd, uint32_t queu
   c.subgroup_size_control = fs.subgroup_size_control && sgc_compute;
   c.compute_full_subgroups = fs.full_subgroups;
   c.subgroup_extended_types = fs.subgroup_extended_types;
+  c.maintenance4 = fs.maintenance4;
   return c;
 }
 

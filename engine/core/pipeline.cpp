@@ -1,5 +1,7 @@
 #include "core/pipeline.hpp"
 
+#include "core/spirv.hpp"
+
 #include <vkprim/testing.hpp>
 
 #include <algorithm>
@@ -50,46 +52,6 @@ void capture_statistics(const ContextImpl& ctx, VkPipeline pipeline, const std::
   }
   std::lock_guard lock(ctx.statistics_mutex);
   ctx.statistics.insert(ctx.statistics.end(), found.begin(), found.end());
-}
-
-// The end of the shader's push-constant block in bytes (its last member's offset plus size), read
-// from the SPIR-V: 0 for a shader without one, nullopt where a member's type is not one vkprim's
-// blocks use (32- and 64-bit scalars and their vectors).
-std::optional<uint32_t> push_block_end(const uint32_t* code, size_t words) {
-  constexpr uint32_t kOpTypeInt = 21, kOpTypeFloat = 22, kOpTypeVector = 23, kOpTypeStruct = 30,
-                     kOpTypePointer = 32, kOpVariable = 59, kOpMemberDecorate = 72;
-  constexpr uint32_t kPushConstant = 9, kOffset = 35;
-  std::unordered_map<uint32_t, uint32_t> scalar_bytes, vector_bytes, pointee;
-  std::unordered_map<uint32_t, std::vector<uint32_t>> members;
-  std::unordered_map<uint64_t, uint32_t> offsets;  // (struct << 32 | member) -> offset
-  uint32_t block_pointer = 0;
-  for (size_t i = 5; i < words;) {
-    const uint32_t count = code[i] >> 16, op = code[i] & 0xFFFFu;
-    if (count == 0 || i + count > words) return std::nullopt;
-    const uint32_t* w = code + i;
-    if ((op == kOpTypeInt || op == kOpTypeFloat) && count >= 3) scalar_bytes[w[1]] = w[2] / 8;
-    if (op == kOpTypeVector && count >= 4 && scalar_bytes.count(w[2]))
-      vector_bytes[w[1]] = scalar_bytes[w[2]] * w[3];
-    if (op == kOpTypeStruct) members[w[1]].assign(w + 2, w + count);
-    if (op == kOpTypePointer && count >= 4 && w[2] == kPushConstant) pointee[w[1]] = w[3];
-    if (op == kOpVariable && count >= 4 && w[3] == kPushConstant) block_pointer = w[1];
-    if (op == kOpMemberDecorate && count >= 5 && w[3] == kOffset)
-      offsets[uint64_t(w[1]) << 32 | w[2]] = w[4];
-    i += count;
-  }
-  if (!block_pointer) return 0u;
-  const auto block = pointee.find(block_pointer);
-  if (block == pointee.end() || !members.count(block->second)) return std::nullopt;
-  uint32_t end = 0;
-  const auto& types = members[block->second];
-  for (uint32_t m = 0; m < types.size(); ++m) {
-    const auto at = offsets.find(uint64_t(block->second) << 32 | m);
-    const auto s = scalar_bytes.find(types[m]);
-    const auto v = vector_bytes.find(types[m]);
-    if (at == offsets.end() || (s == scalar_bytes.end() && v == vector_bytes.end())) return std::nullopt;
-    end = std::max(end, at->second + (s != scalar_bytes.end() ? s->second : v->second));
-  }
-  return end;
 }
 
 }  // namespace
@@ -146,9 +108,13 @@ Result<Pipeline> Pipeline::create(const ContextImpl& ctx, const PipelineDesc& de
   lci.pPushConstantRanges = &range;
   VKPRIM_VK(ctx.vk.vkCreatePipelineLayout(ctx.device, &lci, ctx.alloc, &p.layout_));
 
+  // With maintenance4 the workgroup size goes by LocalSizeId, which deprecates the WorkgroupSize
+  // built-in the compiled modules decorate (they target devices without it too).
+  const std::vector<uint32_t> rewritten =
+      ctx.caps.maintenance4 ? with_local_size_id(blob.code, blob.words) : std::vector<uint32_t>{};
   VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  mci.codeSize = blob.words * 4;
-  mci.pCode = blob.code;
+  mci.codeSize = (rewritten.empty() ? blob.words : rewritten.size()) * 4;
+  mci.pCode = rewritten.empty() ? blob.code : rewritten.data();
   VkShaderModule module = VK_NULL_HANDLE;
   VKPRIM_VK(ctx.vk.vkCreateShaderModule(ctx.device, &mci, ctx.alloc, &module));
 

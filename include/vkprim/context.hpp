@@ -36,6 +36,9 @@ struct DeviceCaps {
   bool subgroup_size_control = false;       // feature enabled and compute stage supported
   bool compute_full_subgroups = false;
   bool subgroup_extended_types = false;     // subgroup operations on 64-bit types
+  // maintenance4 enabled: pipelines declare their workgroup size by LocalSizeId rather than
+  // the WorkgroupSize built-in, which it deprecates.
+  bool maintenance4 = false;
 
   uint64_t max_storage_buffer_range = 0;
   uint64_t max_memory_allocation_size = 0;

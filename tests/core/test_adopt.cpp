@@ -21,12 +21,26 @@ using namespace vkprim;
 namespace {
 #define CHECK_VK(x) REQUIRE((x) == VK_SUCCESS)
 
+// The best-practices layer's advice (only a Renderer that asks for it gets any), kept apart
+// from the validation messages that fail every test.
+std::vector<std::string> best_practices;
+
 VKAPI_ATTR VkBool32 VKAPI_CALL on_debug(VkDebugUtilsMessageSeverityFlagBitsEXT,
                                         VkDebugUtilsMessageTypeFlagsEXT,
                                         const VkDebugUtilsMessengerCallbackDataEXT* d, void*) {
-  test::validation_messages().emplace_back(d->pMessage);
+  if (d->pMessageIdName && std::strstr(d->pMessageIdName, "BestPractices"))
+    best_practices.emplace_back(std::string(d->pMessageIdName) + ": " + d->pMessage);
+  else
+    test::validation_messages().emplace_back(d->pMessage);
   return VK_FALSE;
 }
+
+// What the renderer's instance and device are made with beyond the default (Vulkan 1.2, the
+// validation layer with synchronization validation, vkprim's required features).
+struct RendererOptions {
+  bool best_practices = false;  // the layer's best-practices checks too
+  bool maintenance4 = false;    // Vulkan 1.3 with maintenance4 enabled
+};
 
 struct Renderer {
   VkInstance instance = VK_NULL_HANDLE;
@@ -37,16 +51,21 @@ struct Renderer {
   VkQueue queue = VK_NULL_HANDLE;
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  uint32_t api = VK_API_VERSION_1_2;
 
-  Renderer() {
+  explicit Renderer(const RendererOptions& options = {}) {
+    if (options.maintenance4) api = VK_API_VERSION_1_3;
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_2;
+    app.apiVersion = api;
     const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
     const char* exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-    VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    const VkValidationFeatureEnableEXT enables[] = {
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,
+        VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT};
     VkValidationFeaturesEXT vf{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
-    vf.enabledValidationFeatureCount = 1;
-    vf.pEnabledValidationFeatures = &sync;
+    vf.enabledValidationFeatureCount = options.best_practices ? 2 : 1;
+    vf.pEnabledValidationFeatures = enables;
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ici.pNext = &vf;
     ici.pApplicationInfo = &app;
@@ -87,6 +106,13 @@ struct Renderer {
     f2.features.shaderInt64 = VK_TRUE;
     v12.bufferDeviceAddress = VK_TRUE;
     v12.timelineSemaphore = VK_TRUE;
+    if (options.maintenance4) {
+      VkPhysicalDeviceProperties props;
+      vkGetPhysicalDeviceProperties(pd, &props);
+      REQUIRE(props.apiVersion >= VK_API_VERSION_1_3);
+      v12.pNext = &v13;
+      v13.maintenance4 = VK_TRUE;
+    }
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     qci.queueFamilyIndex = family;
@@ -163,7 +189,7 @@ struct Renderer {
     ai.physical_device = pd;
     ai.device = device;
     ai.queue_family = family;
-    ai.api_version = VK_API_VERSION_1_2;
+    ai.api_version = api;
     ai.get_instance_proc_addr = vkGetInstanceProcAddr;
     ai.enabled_features = features ? features : &f2;
     return ai;
@@ -273,6 +299,50 @@ TEST_CASE("adoption refuses a device without bufferDeviceAddress", "[adopt]") {
 
 // BufferView::of with the buffer's VkBufferCreateInfo refuses, before asking for an address, a
 // buffer made without the device-address usage and a range past the buffer.
+// On a device with maintenance4, which deprecates the WorkgroupSize built-in, vkprim's pipelines
+// declare their workgroup size by LocalSizeId (engine/core/pipeline.hpp): the best-practices
+// layer has nothing to say about it, and the rewritten pipelines compute what they did.
+TEST_CASE("with maintenance4, no pipeline uses the deprecated WorkgroupSize built-in", "[adopt][spirv]") {
+  best_practices.clear();
+  Renderer r({/*best_practices=*/true, /*maintenance4=*/true});
+  {
+    auto ctx = Context::adopt(r.adopt_info()).value();
+    REQUIRE(ctx.caps().maintenance4);
+    // One object of each family: their pipelines are created with them.
+    auto scan = Scan::create(ctx, ValueType::u32).value();
+    REQUIRE(RadixSort::create(ctx, ValueType::u32).ok());
+    REQUIRE(Select::create(ctx, ValueType::u32).ok());
+    REQUIRE(Histogram::create_even(ctx, ValueType::u32, 64, 0.0, 64.0).ok());
+    REQUIRE(SummedAreaTable::create(ctx, ValueType::f32).ok());
+    REQUIRE(Gather::create(ctx).ok());
+    REQUIRE(Fill::create(ctx).ok());
+
+    const uint32_t n = 30001;
+    REQUIRE(scan.reserve(n).ok());
+    auto in = r.make_buffer(n * 4), out = r.make_buffer(n * 4);
+    for (uint32_t i = 0; i < n; ++i) static_cast<uint32_t*>(in.map)[i] = i % 5;
+    VkCommandPool pool;
+    VkCommandBuffer cmd = r.begin_commands(pool);
+    REQUIRE(scan.exclusive(cmd, BufferView::of(ctx, in.buffer, 0, n * 4).value(),
+                           BufferView::of(ctx, out.buffer, 0, n * 4).value(), n)
+                .ok());
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                         nullptr, 0, nullptr);
+    CHECK_VK(vkEndCommandBuffer(cmd));
+    r.submit_wait(cmd);
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      REQUIRE(static_cast<uint32_t*>(out.map)[i] == sum);
+      sum += i % 5;
+    }
+    vkDestroyCommandPool(r.device, pool, nullptr);
+    r.free_buffer(in);
+    r.free_buffer(out);
+  }
+  for (const auto& m : best_practices) CHECK_THAT(m, !Catch::Contains("SpirvDeprecated_WorkgroupSize"));
+}
+
 TEST_CASE("BufferView::of checks the usage and the range it is given", "[adopt][buffer]") {
   Renderer r;
   auto ctx = Context::adopt(r.adopt_info()).value();
