@@ -7,10 +7,10 @@
 
 namespace vkprim::detail::tuning {
 
-// Rows: 256 invocations x 4 elements per chunk; at most this many workgroups, each taking rows
+// Rows: 256 invocations x 8 elements per chunk; at most this many workgroups, each taking rows
 // grid-stride (rows beyond fill them again).
 inline constexpr uint32_t kSatRowWorkgroup = 256;
-inline constexpr uint32_t kSatRowItems = 4;
+inline constexpr uint32_t kSatRowItems = 8;
 inline constexpr uint32_t kSatRowGroups = 65535;
 // Columns: 256 invocations, one (column, chunk) each. Phases 0 and 2 walk a chunk's rows, phase
 // 1 a column's chunks, each one by one: about sqrt(height) chunks of about sqrt(height) rows

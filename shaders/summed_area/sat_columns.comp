@@ -13,6 +13,8 @@
 #define PUSH_SAT_COLUMNS  // pc: push.h's SatColumnsPush
 #include "push.h"
 
+#define ROW_BATCH 8u
+
 void main() {
   const uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   const uint64_t j = group * WG_SIZE + gl_LocalInvocationID.x;
@@ -30,13 +32,30 @@ void main() {
   if (j >= uint64_t(pc.chunks) * pc.width) return;
   const uint64_t column = j % pc.width, chunk = j / pc.width;
   const uint64_t y0 = chunk * pc.chunk_rows, y1 = min(y0 + pc.chunk_rows, pc.height);
+  // Each invocation walks its rows a batch of ROW_BATCH at a time, loading the whole batch
+  // before it adds (and, in phase 2, stores): the loads of a batch are in flight together
+  // rather than one after another behind each store. Sums are added row by row either way.
+  uint64_t y = y0;
   if (pc.phase == 0u) {
     S sum = S(0);
-    for (uint64_t y = y0; y < y1; ++y) sum += load_sum(pc.sums_addr, y * pc.width + column);
+    for (; y + ROW_BATCH <= y1; y += ROW_BATCH) {
+      S v[ROW_BATCH];
+      [[unroll]] for (uint k = 0u; k < ROW_BATCH; ++k) v[k] = load_sum(pc.sums_addr, (y + k) * pc.width + column);
+      [[unroll]] for (uint k = 0u; k < ROW_BATCH; ++k) sum += v[k];
+    }
+    for (; y < y1; ++y) sum += load_sum(pc.sums_addr, y * pc.width + column);
     store_sum(pc.partials_addr, j, sum);
   } else {
     S sum = load_sum(pc.partials_addr, j);
-    for (uint64_t y = y0; y < y1; ++y) {
+    for (; y + ROW_BATCH <= y1; y += ROW_BATCH) {
+      S v[ROW_BATCH];
+      [[unroll]] for (uint k = 0u; k < ROW_BATCH; ++k) v[k] = load_sum(pc.sums_addr, (y + k) * pc.width + column);
+      [[unroll]] for (uint k = 0u; k < ROW_BATCH; ++k) {
+        sum += v[k];
+        store_sum(pc.sums_addr, (y + k) * pc.width + column, sum);
+      }
+    }
+    for (; y < y1; ++y) {
       const uint64_t at = y * pc.width + column;
       sum += load_sum(pc.sums_addr, at);
       store_sum(pc.sums_addr, at, sum);

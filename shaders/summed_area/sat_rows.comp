@@ -22,7 +22,11 @@ Agg agg_combine(Agg a, Agg b) { return a + b; }
 #include "workgroup_scan.glsl"
 
 #define CHUNK (WG_SIZE * ITEMS)
-shared S s_chunk[CHUNK];
+// Element j of the chunk lives at pad(j): a word of padding after every 32 keeps both the
+// coalesced accesses (consecutive j across invocations) and each invocation's run of ITEMS
+// consecutive elements free of bank conflicts.
+#define pad(j) ((j) + ((j) >> 5))
+shared S s_chunk[CHUNK + CHUNK / 32];
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
@@ -35,22 +39,22 @@ void main() {
       const uint valid = uint(min(pc.width - c0, uint64_t(CHUNK)));
       for (uint k = 0u; k < ITEMS; ++k) {
         const uint j = k * WG_SIZE + lid;
-        s_chunk[j] = j < valid ? sum_of_bits(U32Buf(ELEM_ADDR(pc.in_addr, first + c0 + j, 4)).v[0]) : S(0);
+        s_chunk[pad(j)] = j < valid ? sum_of_bits(U32Buf(ELEM_ADDR(pc.in_addr, first + c0 + j, 4)).v[0]) : S(0);
       }
       barrier();
       S run = S(0);
       for (uint k = 0u; k < ITEMS; ++k) {
-        run += s_chunk[lid * ITEMS + k];
-        s_chunk[lid * ITEMS + k] = run;
+        run += s_chunk[pad(lid * ITEMS + k)];
+        s_chunk[pad(lid * ITEMS + k)] = run;
       }
       S chunk_total;
       const S before = carry + workgroup_exclusive_scan_shared(run, chunk_total);
-      for (uint k = 0u; k < ITEMS; ++k) s_chunk[lid * ITEMS + k] += before;
+      for (uint k = 0u; k < ITEMS; ++k) s_chunk[pad(lid * ITEMS + k)] += before;
       carry += chunk_total;
       barrier();
       for (uint k = 0u; k < ITEMS; ++k) {
         const uint j = k * WG_SIZE + lid;
-        if (j < valid) store_sum(pc.out_addr, first + c0 + j, s_chunk[j]);
+        if (j < valid) store_sum(pc.out_addr, first + c0 + j, s_chunk[pad(j)]);
       }
       barrier();  // the chunk is out before the next one is loaded
     }

@@ -40,7 +40,8 @@ struct Shape {
 const std::vector<Shape>& shapes() {
   static const std::vector<Shape> s = {
       {1, 1},   {1, 5000},           {5000, 1},   {2, 2},         {3, 5},       {17, 33},
-      {kChunk - 1, 3}, {kChunk + 1, 4}, {3 * kChunk + 7, 5}, {4, 3 * kChunk + 1}, {7, 20011}, {301, 299}};
+      {kChunk - 1, 3}, {kChunk + 1, 4}, {3 * kChunk + 7, 5}, {4, 3 * kChunk + 1}, {7, 20011}, {301, 299},
+      {1000, 1001}};  // the last: chunks of 16 rows in the column pass, its last one of 9
   return s;
 }
 
