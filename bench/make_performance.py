@@ -52,6 +52,7 @@ VKPRIM_CASES = {
     ("partition", "u32"): "partition",
     ("partition rejected reversed", "u32"): "partition reversed",
     ("histogram", "u32"): "histogram",
+    ("summed-area table", "u32"): "sat u32",
     ("sort keys", "u32"): "sort u32 keys",
     ("sort pairs", "u32"): "sort u32 pairs",
     ("sort keys", "u64"): "sort u64 keys",
@@ -87,6 +88,7 @@ LABELS = {
     "partition": ("partition u32, 50 %, stable", False),
     "partition reversed": ("partition u32, 50 %, rejected reversed (CUB: DevicePartition::If)", True),
     "histogram": ("histogram u32, 256 bins", True),
+    "sat u32": ("summed-area table of a u32 image, u32 sums", False),
     "sort u32 keys": ("u32 keys", True),
     "sort u32 pairs": ("u32 keys, u32 values", True),
     "sort u64 keys": ("u64 keys", True),
@@ -99,6 +101,7 @@ FAMILIES = [
     ("select", "Select, partition, histogram",
      ["copy", "select", "partition reversed", "partition", "histogram"]),
     ("sort", "Radix sort", ["sort u32 keys", "sort u32 pairs", "sort u64 keys", "sort u64 pairs"]),
+    ("sat", "Summed-area table", ["copy", "sat u32"]),
 ]
 SPMV_MATRICES = ["poisson2d", "band27", "uniform_k16", "powerlaw", "arrow", "sparse_rows", "short_k2"]
 
@@ -108,7 +111,7 @@ VKPRIM_FIELDS = [
     "wide_offsets", "selected", "bins", "matrix", "rows", "cols", "nnz", "kernel", "kernel_option",
     "row_lanes", "column_blocks", "csr_build", "csr_ms", "rel_err", "round", "GBps", "method",
     "preconditioner", "tol", "iterations", "stop_reason", "true_residual", "ms_per_iteration",
-    "iteration_bytes"]
+    "iteration_bytes", "width", "height"]
 
 
 def fail(msg):
@@ -235,7 +238,9 @@ class Run:
         date = self.meta.get("date", "date not recorded")
         line = "Run of %s (`%s`): %s, driver %s, vkprim %s" % (
             date, self.file, self.gpu_name(), self.driver(), self.meta.get("vkprim", "commit not recorded"))
-        if anchors == "cub":
+        if anchors == "copy":
+            line += "."
+        elif anchors == "cub":
             line += "; CUB_VERSION %s, CUDA %s; CUB timed as the %s." % (
                 self.cub_version if self.cub_version is not None else "not recorded",
                 self.meta.get("cuda", "not recorded"), self.meta.get("cub_timing", CUB_TIMING_NOW))
@@ -476,6 +481,17 @@ def family_runs(runs):
     return owner
 
 
+def sat_section(run):
+    copy = {r["n"]: r["median_ms"] for r in run.vk if case_of(r) == "copy"}
+    rows = []
+    for r in sorted((r for r in run.vk if case_of(r) == "sat u32"), key=lambda r: -r["n"]):
+        c = copy.get(r["n"])
+        rows.append([fmt_n(r["n"]), "%d x %d" % (r.get("width", 0), r.get("height", 0)),
+                     fmt_ms(r["median_ms"]), fmt_ms(c) if c else "-",
+                     "%.2f" % (r["median_ms"] / (2 * c)) if c else "-"])
+    return table(["n", "width x height", "vkprim ms", "copy ms", "vkprim / two copies"], rows)
+
+
 def render(runs):
     owner = family_runs(runs)
     devices = devices_of(runs)
@@ -521,8 +537,8 @@ def render(runs):
     w("CSR_ALG2, each the lower of the median of 50 single calls and the per-call time of 10 calls")
     w("back to back. CuPy (`spmv_anchors.py`): `csr @ x`, median of 20 event-timed calls. torch:")
     w("`coalesce().to_sparse_csr()`, median of 5 event-timed builds.")
-    sections = [(f, title) for f, title, _ in FAMILIES] + [("spmv", "SpMV"), ("csr", "CSR construction"),
-                                                            ("solvers", "Krylov solvers")]
+    sections = [(f, title) for f, title, _ in FAMILIES if f != "sat"] + [
+        ("sat", "Summed-area table"), ("spmv", "SpMV"), ("csr", "CSR construction"), ("solvers", "Krylov solvers")]
     for fam, title in sections:
         w("")
         w("## " + title)
@@ -536,6 +552,12 @@ def render(runs):
             w("CSR built on the GPU from the matrices' shuffled COO triplets (1 % duplicates, summed):")
             w("the median of GPU-timestamp-timed builds; G entries/s = COO entries / time. torch's build")
             w("of the same triplets ran in the same call.")
+        if fam == "sat":
+            w("")
+            w("`SummedAreaTable` on a u32 image of n elements, as square as n allows (`vkprim bench sat`),")
+            w("against the copy of the image timed in the same call: two copies are what a row pass and a")
+            w("column pass that each read and write the image once would move. No CUDA library has a")
+            w("counterpart.")
         if fam == "solvers":
             w("")
             w("CG (`vkprim solve --no-check`, `tools/device/bench.sh solvers`) on the 2-D and 3-D")
@@ -556,7 +578,11 @@ def render(runs):
             if not run:
                 w("No result file holds this for the %s." % name_of[d])
                 continue
-            if fam in ("spmv", "csr", "solvers"):
+            if fam == "sat":
+                w(run.run_line("copy"))
+                w("")
+                out.extend(sat_section(run))
+            elif fam in ("spmv", "csr", "solvers"):
                 w(run.run_line("sparse"))
                 w("")
                 out.extend(spmv_section(run) if fam == "spmv" else csr_section(run) if fam == "csr"
@@ -610,7 +636,7 @@ def do_import(argv):
     ap.add_argument("--cub-timing", help="how cub_anchors.cu timed (default: %s)" % CUB_TIMING_NOW)
     ap.add_argument("--note", help="a sentence the page prints after the run's line (e.g. how the "
                     "call was split)")
-    ap.add_argument("--only", help="keep these families: scan,select,sort,spmv,csr")
+    ap.add_argument("--only", help="keep these families: scan,select,sort,sat,spmv,csr,solvers")
     ap.add_argument("--where", action="append", default=[],
                     help="KEY=V1[,V2...]: keep records whose KEY is one of these (records without KEY stay)")
     a = ap.parse_args(argv)

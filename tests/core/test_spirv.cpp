@@ -37,6 +37,9 @@ constexpr uint32_t kAny = ~0u;
 TEST_CASE("every module decorating WorkgroupSize gets LocalSizeId, and spirv-val accepts it", "[spirv]") {
   const auto file = std::filesystem::temp_directory_path() /
                     ("vkprim_local_size_id_" + std::to_string(::getpid()) + ".spv");
+  // spirv-val is there wherever vkprim is built; a machine that only runs the tests may lack it.
+  const bool validate = std::filesystem::exists(VKPRIM_SPIRV_VAL);
+  if (!validate) WARN(VKPRIM_SPIRV_VAL " is absent: the rewritten modules are not run through spirv-val");
   int rewritten = 0;
   for (uint32_t id = 0; id < kShaderCount; ++id) {
     const ShaderBlob& blob = shader_blob(Shader(id));
@@ -52,6 +55,7 @@ TEST_CASE("every module decorating WorkgroupSize gets LocalSizeId, and spirv-val
     CHECK(count_instructions(out.data(), out.size(), 71, {kAny, 11, 25}) == 0);
     CHECK(count_instructions(out.data(), out.size(), 16, {kAny, 17}) == 0);
     CHECK(count_instructions(out.data(), out.size(), 331, {kAny, 38}) == 1);
+    if (!validate) continue;
     {
       std::FILE* f = std::fopen(file.c_str(), "wb");
       REQUIRE(f);
