@@ -45,4 +45,25 @@ Agg subgroup_reduce(Agg x) {
 }
 #endif
 
+// The exclusive scan of x across the subgroup and, in `total`, the combination of all of it.
+// 4-byte operators with intrinsics use two of them (a 32-bit reduction is one instruction on
+// some GPUs); the others take both from one inclusive scan: shifted up a lane, and the last
+// lane's value read back by every lane, which halves the shuffles of a wider aggregate.
+Agg subgroup_exclusive_total(Agg x, out Agg total) {
+#if defined(AGG_SUBGROUP_INCLUSIVE) && T_SIZE == 4
+  total = AGG_SUBGROUP_REDUCE(x);
+  return AGG_SUBGROUP_EXCLUSIVE(x);
+#else
+  const Agg incl = subgroup_inclusive(x);
+  const uint lane = gl_SubgroupInvocationID;
+  uint up[4] = uint[4](0u, 0u, 0u, 0u), last[4] = uint[4](0u, 0u, 0u, 0u);
+  for (uint i = 0; i < AGG_WORDS; ++i) {
+    up[i] = subgroupShuffleUp(agg_word(incl, i), 1u);
+    last[i] = subgroupShuffleDown(agg_word(incl, i), gl_SubgroupSize - 1u - lane);
+  }
+  total = agg_from_words(last);
+  return lane == 0u ? agg_identity() : agg_from_words(up);
+#endif
+}
+
 #endif

@@ -67,8 +67,10 @@ Agg workgroup_scan_subgroup_totals(Agg subgroup_total, out Agg total) {
 // combination of all of them (the same in every invocation).
 Agg workgroup_exclusive_scan(Agg x, out Agg total) {
 #if defined(SUBGROUP)
-  const Agg before = workgroup_scan_subgroup_totals(subgroup_reduce(x), total);
-  return agg_combine(before, subgroup_exclusive(x));
+  Agg subgroup_total;
+  const Agg excl = subgroup_exclusive_total(x, subgroup_total);
+  const Agg before = workgroup_scan_subgroup_totals(subgroup_total, total);
+  return agg_combine(before, excl);
 #else
   return workgroup_exclusive_scan_shared(x, total);
 #endif

@@ -152,8 +152,9 @@ void main() {
   [[unroll]] for (uint j = 0u; j < VPI; ++j) {
     Agg a = items[j * T_PER_VEC4];
     [[unroll]] for (uint e = 1u; e < T_PER_VEC4; ++e) a = agg_combine(a, items[j * T_PER_VEC4 + e]);
-    lane_before[j] = agg_combine(subgroup_total, subgroup_exclusive(a));
-    subgroup_total = agg_combine(subgroup_total, subgroup_reduce(a));
+    Agg row_total;
+    lane_before[j] = agg_combine(subgroup_total, subgroup_exclusive_total(a, row_total));
+    subgroup_total = agg_combine(subgroup_total, row_total);
   }
   Agg tile_total;
   const Agg subgroup_before = workgroup_scan_subgroup_totals(subgroup_total, tile_total);
