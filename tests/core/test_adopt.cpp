@@ -194,6 +194,13 @@ struct Renderer {
     ai.enabled_features = features ? features : &f2;
     return ai;
   }
+  // Ends `cmd` after a barrier that makes its compute-shader writes visible to the host.
+  void end_for_host(VkCommandBuffer cmd) {
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                         nullptr, 0, nullptr);
+    CHECK_VK(vkEndCommandBuffer(cmd));
+  }
   // Submits the ended `cmd` on the queue and waits for it.
   void submit_wait(VkCommandBuffer cmd) {
     VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -326,10 +333,7 @@ TEST_CASE("with maintenance4, no pipeline uses the deprecated WorkgroupSize buil
     REQUIRE(scan.exclusive(cmd, BufferView::of(ctx, in.buffer, 0, n * 4).value(),
                            BufferView::of(ctx, out.buffer, 0, n * 4).value(), n)
                 .ok());
-    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                         nullptr, 0, nullptr);
-    CHECK_VK(vkEndCommandBuffer(cmd));
+    r.end_for_host(cmd);
     r.submit_wait(cmd);
     uint32_t sum = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -429,10 +433,7 @@ TEST_CASE("with debug utils, every dispatch is labelled and every pipeline named
       VkCommandPool pool;
       VkCommandBuffer cmd = r.begin_commands(pool);
       REQUIRE(scan.exclusive(cmd, vin, vout, n).ok());
-      VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                           nullptr, 0, nullptr);
-      CHECK_VK(vkEndCommandBuffer(cmd));
+      r.end_for_host(cmd);
       if (on) {
         CHECK(labels::begun.size() >= 2);  // a scan records two passes or more
         CHECK(int(labels::begun.size()) == labels::ended);
@@ -507,10 +508,7 @@ TEST_CASE("leading_barrier = false leaves out the barrier before a call's first 
     barriers::recorded = 0;
     REQUIRE(call(cmd).ok());
     const int recorded = barriers::recorded;
-    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                         nullptr, 0, nullptr);
-    CHECK_VK(vkEndCommandBuffer(cmd));
+    r.end_for_host(cmd);
     r.submit_wait(cmd);
     vkDestroyCommandPool(r.device, pool, nullptr);
     return recorded;
