@@ -6,6 +6,10 @@
 #                                                         vkprim::sparse): Matrix Market and
 #                                                         Binsparse files, spy (zlib, libpng and
 #                                                         HDF5's libraries, linked by path)
+#   find_package(vkprim COMPONENTS distributed)           also vkprim::distributed (and
+#                                                         vkprim::matrix_files): distributed
+#                                                         CSR and SpMV over MPI, where vkprim
+#                                                         was built with MPI
 # A C++-only project (project(x CXX)) can use each of them.
 include(CMakePackageConfigHelpers)
 
@@ -29,6 +33,15 @@ if(TARGET vkprim_sparse)
           INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT vkprimMatrixFilesTargets NAMESPACE vkprim:: DESTINATION ${VKPRIM_CMAKE_DIR})
 endif()
+set(VKPRIM_HAS_DISTRIBUTED OFF)
+if(TARGET vkprim_distributed)
+  set(VKPRIM_HAS_DISTRIBUTED ON)
+  install(TARGETS vkprim_distributed EXPORT vkprimDistributedTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT vkprimDistributedTargets NAMESPACE vkprim:: DESTINATION ${VKPRIM_CMAKE_DIR})
+endif()
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/vkprim" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/vkprimConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/vkprimConfig.cmake" INSTALL_DESTINATION ${VKPRIM_CMAKE_DIR})
@@ -39,4 +52,7 @@ install(FILES "${PROJECT_BINARY_DIR}/vkprimConfig.cmake"
         DESTINATION ${VKPRIM_CMAKE_DIR})
 if(TARGET vkprim_cli)
   install(TARGETS vkprim_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+if(TARGET vkprim_mpi)
+  install(TARGETS vkprim_mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
