@@ -69,6 +69,8 @@ std::vector<T> cast(const std::vector<double>& v, size_t begin, size_t end) {
 // most distributed products (its pipelines are made once per test process).
 // (test_main.cpp destroys them before the Runtime.)
 const sparse::Spmv& plan_for(ValueType type);
+// Destroys the single-device solvers test_distributed_solvers.cpp keeps (before the Runtime).
+void release_solvers();
 
 // y = alpha A x + beta y by vkprim's single-device SpMV (automatic kernel, with the matrix's
 // analysis) on the rank's own device, the whole matrix: the reference every rank compares its

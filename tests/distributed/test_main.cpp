@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  vkprim::test::release_solvers();
   for (auto& p : vkprim::test::g_plans) p.reset();
   vkprim::test::g_runtime.reset();
   int worst = 0;

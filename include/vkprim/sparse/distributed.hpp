@@ -31,6 +31,13 @@
 // number), its message prefixed with "rank R" and how many ranks failed. Communication errors
 // of MPI itself follow the communicator's MPI error handler (by default MPI aborts the job).
 //
+// DistributedKrylovSolver solves A x = b by CG or BiCGSTAB (with no preconditioner or Jacobi) over
+// the ranks, with the single-GPU KrylovSolver's iteration and stopping rule (solvers.hpp): A p
+// is a DistributedSpmv, the vector updates run on each rank's GPU, and each global dot product
+// is the rank's partial sum on its GPU (a fixed-order reduction) followed by an MPI_Allgather of
+// the partials, which every rank adds in rank order (so all ranks hold the same bits and take
+// the same branch).
+//
 // Requirements: MPI is initialized before and finalized after every object here is destroyed;
 // the calls are made from one thread of each rank, the only thread that calls MPI (a product's
 // worker thread never does): MPI_THREAD_FUNNELED when that is the thread that initialized MPI.
@@ -51,6 +58,7 @@
 #include <vkprim/runtime.hpp>
 #include <vkprim/sparse/coo.hpp>
 #include <vkprim/sparse/device_csr.hpp>
+#include <vkprim/sparse/solvers.hpp>
 #include <vkprim/sparse/spmv.hpp>
 #include <vkprim/types.hpp>
 
@@ -270,6 +278,98 @@ class DistributedSpmv {
   friend struct detail::DistributedAccess;
   explicit DistributedSpmv(std::unique_ptr<detail::DistributedSpmvState>);
   std::unique_ptr<detail::DistributedSpmvState> s_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Distributed Krylov solvers
+
+struct DistributedKrylovOptions {
+  KrylovMethod method = KrylovMethod::cg;                // cg or bicgstab
+  Preconditioner preconditioner = Preconditioner::none;  // none or jacobi
+  // Relative residual to stop at: ||r|| <= tolerance * ||b|| (r the recursively updated
+  // residual; checked on the host, in double, after every iteration).
+  double tolerance = 1e-8;
+  // At most this many iterations; 0: 2 * rows (global), as KrylovSolver.
+  uint64_t max_iterations = 0;
+  // The options of the DistributedSpmv that computes A p (complex is refused).
+  SpmvOptions spmv = {};
+};
+
+// Wall-clock times of the last solve() on this rank, in milliseconds.
+struct DistributedSolveTimes {
+  double total = 0;      // the whole solve
+  double spmv = 0;       // the distributed products (DistributedSpmv::run, agreement included)
+  double reduce = 0;     // the global sums (MPI_Allgather of the partials: waits for the slowest)
+  uint64_t products = 0;    // distributed products run
+  uint64_t reductions = 0;  // global sums made (each one MPI_Allgather)
+  // Per iteration: total / iterations (0 after 0 iterations).
+  double per_iteration(uint64_t iterations) const {
+    return iterations ? total / double(iterations) : 0.0;
+  }
+};
+
+namespace detail {
+struct DistributedKrylovState;
+}
+
+// One iteration, with D the Jacobi preconditioner (the identity without one):
+//
+// * CG: q = A p (one distributed product); p.q (one global sum); x += alpha p, r -= alpha q,
+//   z = D^-1 r, then r.r and r.z (one global sum); p = z + beta p.
+// * BiCGSTAB (right preconditioned, as KrylovSolver): p = r + beta (p - omega v), y = D^-1 p,
+//   v = A y (one product); r0.v (one sum); s = r - alpha v, z = D^-1 s, t = A z (one product);
+//   s.s, t.s, t.t (one sum; s.s <= tolerance^2 b.b takes the half step, omega = 0);
+//   x += alpha y + omega z, r = s - omega t, then r.r and r0.r (one sum).
+//
+// So an iteration costs CG 1 product and 2 global sums, BiCGSTAB 2 products and 3 sums; each
+// product's closing agreement is one more MPI_Allreduce. Breakdowns, causes and the stop reason
+// are KrylovSolver's: a zero or non-finite divisor (p.Ap, r.z, r0.v, r0.r, omega) or a
+// non-finite r.r or b.b stops the solve as a breakdown, x at the last complete iterate, never
+// reported as converged; b == 0 gives x = 0, converged after 0 iterations.
+class DistributedKrylovSolver {
+ public:
+  // A solver for `a` (square, its column partition equal to its row partition, f32 or f64;
+  // `a` and its Runtime outlive the solver; moving `a` is fine): the distributed product, the
+  // pipelines of the vector updates and partial sums, the workspace for this rank's rows and,
+  // with Jacobi, the inverse of the diagonal of this rank's rows (read from the local block:
+  // one download of the block, once). Collective; errors agreed: invalid_argument for a matrix
+  // that is not square or whose partitions differ, a tolerance negative or not finite,
+  // max_iterations >= 2^32, an unknown method or preconditioner; with Jacobi, invalid_argument
+  // naming the first global row whose diagonal entry is missing, zero or not finite
+  // ("Jacobi preconditioner: row 17 has no diagonal entry"); Errc::unsupported for f64 without
+  // shaderFloat64 and for complex SpmvOptions.
+  static Result<DistributedKrylovSolver> create(const DistributedCsr& a,
+                                                const DistributedKrylovOptions& options = {});
+  // The same with the caller's Spmv plan (for a's value type, real; it must outlive the solver)
+  // for the distributed product and the partial sums, so that solvers share one plan's
+  // pipelines (options.spmv is then unused). The plan's kernel option should be
+  // SpmvKernel::automatic: the partial sums are products of rows of n entries. invalid_argument
+  // for a plan of another value type.
+  static Result<DistributedKrylovSolver> create(const DistributedCsr& a,
+                                                const DistributedKrylovOptions& options,
+                                                const Spmv& plan);
+
+  // Solves A x = b from x = 0: b and x hold this rank's local_rows() entries of a's value type,
+  // device buffers aligned to the element, not overlapping (x is written, b only read). Blocks
+  // until the solve stops; returns the status, the same on every rank (iterations, stop reason,
+  // breakdown cause, ||r|| / ||b|| of the recursively updated residual). Each step is a
+  // submission on a's Runtime that begins and ends with a full barrier, so the caller's earlier
+  // writes of b on that Runtime need no barrier of their own. Collective; errors agreed: a rank
+  // whose arguments are refused (invalid_argument) or whose device fails still takes part in
+  // the next global sum, which carries the failure, and every rank returns the lowest failing
+  // rank's error.
+  Result<SolverStatus> solve(BufferView b, BufferView x);
+
+  const DistributedKrylovOptions& options() const;
+  const DistributedSolveTimes& last_times() const;
+
+  DistributedKrylovSolver(DistributedKrylovSolver&&) noexcept;
+  DistributedKrylovSolver& operator=(DistributedKrylovSolver&&) noexcept;
+  ~DistributedKrylovSolver();
+
+ private:
+  explicit DistributedKrylovSolver(std::unique_ptr<detail::DistributedKrylovState>);
+  std::unique_ptr<detail::DistributedKrylovState> s_;
 };
 
 }  // namespace vkprim::sparse
