@@ -32,6 +32,27 @@ inline int world_size() {
   return n;
 }
 
+// Rank 0's Error message, broadcast: every rank checks that it returned the same one.
+inline std::string rank0_message(const std::string& mine) {
+  std::string m = mine;
+  int n = int(m.size());
+  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  m.resize(size_t(n));
+  MPI_Bcast(m.data(), n, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return m;
+}
+
+// The same error on every rank: code `code`, rank 0's message, which contains `needle`.
+template <class R>
+void check_same_error(const R& s, Errc code, const std::string& needle) {
+  const std::string first = rank0_message(s ? std::string() : s.error().message);
+  INFO("rank " << world_rank() << ": " << (s ? "ok" : s.error().describe()));
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().code == code);
+  CHECK(s.error().message == first);
+  CHECK(s.error().message.find(needle) != std::string::npos);
+}
+
 // ../shared next to the source tree (VKPRIM_SHARED_DIR); empty when absent.
 inline std::filesystem::path shared_dir() {
   const std::filesystem::path p = VKPRIM_SHARED_DIR;

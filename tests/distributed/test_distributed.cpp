@@ -14,31 +14,10 @@
 
 using namespace vkprim;
 using namespace vkprim::sparse;
+using vkprim::test::check_same_error;
 using vkprim::test::rank_gpu;
 
 namespace {
-
-// Rank 0's Error message, broadcast: every rank checks that it returned the same one.
-std::string rank0_message(const std::string& mine) {
-  std::string m = mine;
-  int n = int(m.size());
-  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  m.resize(size_t(n));
-  MPI_Bcast(m.data(), n, MPI_CHAR, 0, MPI_COMM_WORLD);
-  return m;
-}
-
-// The same error on every rank: code `code`, rank 0's message.
-template <class R>
-void check_same_error(const R& s, Errc code, const std::string& needle) {
-  const std::string mine = s ? std::string() : s.error().message;
-  const std::string first = rank0_message(mine);
-  INFO("rank " << test::world_rank() << ": " << (s ? "ok" : s.error().describe()));
-  REQUIRE_FALSE(s.ok());
-  CHECK(s.error().code == code);
-  CHECK(s.error().message == first);
-  CHECK(s.error().message.find(needle) != std::string::npos);
-}
 
 template <class T>
 void check_product(const DistributedCsr& d, DistributedSpmv& plan, const CsrMatrix& full,

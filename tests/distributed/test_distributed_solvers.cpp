@@ -20,6 +20,7 @@
 
 using namespace vkprim;
 using namespace vkprim::sparse;
+using vkprim::test::check_same_error;
 using vkprim::test::rank_gpu;
 
 namespace vkprim::test {
@@ -269,26 +270,6 @@ void compare_all(const char* what, const CsrMatrix& full, Make&& make, bool spd 
       }
     }
   }
-}
-
-// rank 0's message on every rank.
-std::string rank0_message(const std::string& mine) {
-  std::string m = mine;
-  int n = int(m.size());
-  MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  m.resize(size_t(n));
-  MPI_Bcast(m.data(), n, MPI_CHAR, 0, MPI_COMM_WORLD);
-  return m;
-}
-
-template <class R>
-void check_same_error(const R& s, Errc code, const std::string& needle) {
-  const std::string first = rank0_message(s ? std::string() : s.error().message);
-  INFO("rank " << test::world_rank() << ": " << (s ? "ok" : s.error().describe()));
-  REQUIRE_FALSE(s.ok());
-  CHECK(s.error().code == code);
-  CHECK(s.error().message == first);
-  CHECK(s.error().message.find(needle) != std::string::npos);
 }
 
 }  // namespace
