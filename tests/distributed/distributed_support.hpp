@@ -32,6 +32,22 @@ inline int world_size() {
   return n;
 }
 
+// Rows [p[rank], p[rank + 1]) of the whole real matrix `full`, global columns: a rank's own
+// rows for DistributedCsr::from_rows.
+inline sparse::CsrMatrix rows_of(const sparse::CsrMatrix& full, const sparse::Partition& p, int rank) {
+  sparse::CsrMatrix mine;
+  mine.rows = p[size_t(rank) + 1] - p[size_t(rank)];
+  mine.cols = full.cols;
+  const int64_t k0 = full.row_offsets[size_t(p[size_t(rank)])];
+  for (int64_t i = p[size_t(rank)]; i <= p[size_t(rank) + 1]; ++i)
+    mine.row_offsets.push_back(full.row_offsets[size_t(i)] - k0);
+  mine.col_indices.assign(full.col_indices.begin() + k0,
+                          full.col_indices.begin() + k0 + mine.row_offsets.back());
+  mine.real_values.assign(full.real_values.begin() + k0,
+                          full.real_values.begin() + k0 + mine.row_offsets.back());
+  return mine;
+}
+
 // Rank 0's Error message, broadcast: every rank checks that it returned the same one.
 inline std::string rank0_message(const std::string& mine) {
   std::string m = mine;

@@ -209,18 +209,7 @@ TEST_CASE("a rank without rows, a rank without ghosts, a dense row", "[distribut
     return DistributedCsr::scatter(rank_gpu(), MPI_COMM_WORLD, root ? &full : nullptr, o);
   });
   check_all(full, [&](const DistributedCsrOptions& o) {
-    const Partition p = partition_evenly(n, ranks);
-    const int r = test::world_rank();
-    CsrMatrix mine;
-    mine.rows = p[size_t(r) + 1] - p[size_t(r)];
-    mine.cols = n;
-    const int64_t k0 = full.row_offsets[size_t(p[size_t(r)])];
-    for (int64_t i = p[size_t(r)]; i <= p[size_t(r) + 1]; ++i)
-      mine.row_offsets.push_back(full.row_offsets[size_t(i)] - k0);
-    mine.col_indices.assign(full.col_indices.begin() + k0,
-                            full.col_indices.begin() + k0 + mine.row_offsets.back());
-    mine.real_values.assign(full.real_values.begin() + k0,
-                            full.real_values.begin() + k0 + mine.row_offsets.back());
+    const CsrMatrix mine = test::rows_of(full, partition_evenly(n, ranks), test::world_rank());
     return DistributedCsr::from_rows(rank_gpu(), MPI_COMM_WORLD, n, n, mine, o);
   });
 

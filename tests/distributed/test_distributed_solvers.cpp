@@ -181,18 +181,8 @@ CsrMatrix csr_of(int64_t n, const std::vector<std::vector<std::pair<int64_t, dou
 
 // Each rank's own rows of `full` (rows partition_evenly), built by from_rows.
 Result<DistributedCsr> distribute(const CsrMatrix& full, ValueType type) {
-  const Partition p = partition_evenly(full.rows, test::world_size());
-  const int r = test::world_rank();
-  CsrMatrix mine;
-  mine.rows = p[size_t(r) + 1] - p[size_t(r)];
-  mine.cols = full.cols;
-  const int64_t k0 = full.row_offsets[size_t(p[size_t(r)])];
-  for (int64_t i = p[size_t(r)]; i <= p[size_t(r) + 1]; ++i)
-    mine.row_offsets.push_back(full.row_offsets[size_t(i)] - k0);
-  mine.col_indices.assign(full.col_indices.begin() + k0,
-                          full.col_indices.begin() + k0 + mine.row_offsets.back());
-  mine.real_values.assign(full.real_values.begin() + k0,
-                          full.real_values.begin() + k0 + mine.row_offsets.back());
+  const CsrMatrix mine =
+      test::rows_of(full, partition_evenly(full.rows, test::world_size()), test::world_rank());
   DistributedCsrOptions o;
   o.values = type;
   return DistributedCsr::from_rows(rank_gpu(), MPI_COMM_WORLD, full.rows, full.cols, mine, o);
