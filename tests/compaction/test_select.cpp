@@ -207,48 +207,59 @@ TEST_CASE("select by predicate on every type", "[select]") {
 
 // The partition CUB's DevicePartition::If writes: selected in input order, then the rejected
 // ones from the last back.
-static std::vector<uint32_t> partition_reference(const std::vector<uint32_t>& x, PartitionOrder order,
-                                          bool (*selected)(uint32_t)) {
-  std::vector<uint32_t> want = x;
+template <class T>
+static std::vector<T> partition_reference(const std::vector<T>& x, PartitionOrder order, bool (*selected)(T)) {
+  std::vector<T> want = x;
   const auto mid = std::stable_partition(want.begin(), want.end(), selected);
   if (order == PartitionOrder::rejected_reversed) std::reverse(mid, want.end());
   return want;
 }
 
-TEST_CASE("partition: selected first, rejected after, in input order or reversed", "[select][partition]") {
-  auto& rt = test::gpu();
+// Partitions of T by (x & 1) == 0 and by flags, on awkward sizes, in both layers.
+template <class T>
+static void check_partitions(Runtime& rt, ValueType type) {
+  const uint64_t tile = kTile * 4 / sizeof(T);
+  const auto even = [](T v) { return (v & T(1)) == T(0); };
   for (bool sg : {true, false})
   for (PartitionOrder order : {PartitionOrder::stable, PartitionOrder::rejected_reversed}) {
     SelectOptions o;
     o.use_subgroup_ops = sg;
-    auto sel = Select::create(rt.context(), ValueType::u32, o).value();
-    for (uint64_t n : {uint64_t(0), uint64_t(1), kTile - 1, kTile + 1, 3 * kTile + 17}) {
+    auto sel = Select::create(rt.context(), type, o).value();
+    for (uint64_t n : {uint64_t(0), uint64_t(1), tile - 1, tile + 1, 3 * tile + 17}) {
       for (int pattern : {0, 1, 2}) {
-        INFO("subgroup=" << sg << " reversed=" << (order == PartitionOrder::rejected_reversed)
-                         << " n=" << n << " pattern=" << pattern);
-        auto x = test::random_values<uint32_t>(n, uint32_t(n) + 1);
-        if (pattern == 0) for (auto& v : x) v |= 1u;   // none selected by (x & 1) == 0
-        if (pattern == 1) for (auto& v : x) v &= ~1u;  // all selected
-        const auto want = partition_reference(x, order, [](uint32_t v) { return (v & 1u) == 0; });
-        const uint64_t k = std::count_if(x.begin(), x.end(), [](uint32_t v) { return (v & 1u) == 0; });
+        INFO(to_string(type) << " subgroup=" << sg << " reversed="
+                             << (order == PartitionOrder::rejected_reversed) << " n=" << n << " pattern=" << pattern);
+        auto x = test::random_values<T>(n, uint32_t(n) + 1);
+        if (pattern == 0) for (auto& v : x) v |= T(1);   // none selected by (x & 1) == 0
+        if (pattern == 1) for (auto& v : x) v &= ~T(1);  // all selected
+        const auto want = partition_reference<T>(x, order, +even);
+        const uint64_t k = std::count_if(x.begin(), x.end(), even);
         auto temp = rt.alloc(sel.temp_bytes(n)).value();
-        auto in = rt.upload(n ? x : std::vector<uint32_t>(1)).value();
-        Buffer out = test::poisoned(rt, n * 4 + 32), count = test::poisoned(rt, 8);
+        auto in = rt.upload(n ? x : std::vector<T>(1)).value();
+        Buffer out = test::poisoned(rt, n * sizeof(T) + 32), count = test::poisoned(rt, 8);
         rt.submit([&](VkCommandBuffer cmd) {
-            return sel.partition_predicated(cmd, in, Predicate::mask_equal(1u, 0u), out, count, n, temp, order);
+            return sel.partition_predicated(cmd, in, Predicate::mask_equal(T(1), T(0)), out, count, n, temp, order);
           }).value();
         REQUIRE(read_count(rt, count, false) == k);
-        REQUIRE(rt.download<uint32_t>(out, n).value() == want);
-        // The same through flags.
+        REQUIRE(rt.download<T>(out, n).value() == want);
+        // The same through flags, and nothing written past the n elements.
         std::vector<uint32_t> flags(n);
-        for (uint64_t i = 0; i < n; ++i) flags[i] = (x[i] & 1u) == 0;
+        for (uint64_t i = 0; i < n; ++i) flags[i] = even(x[i]);
         auto fb = rt.upload(n ? flags : std::vector<uint32_t>(1)).value();
-        Buffer out2 = test::poisoned(rt, n * 4 + 32);
+        Buffer out2 = test::poisoned(rt, n * sizeof(T) + 32);
         rt.submit([&](VkCommandBuffer cmd) { return sel.partition_flagged(cmd, in, fb, out2, count, n, temp, order); }).value();
-        REQUIRE(rt.download<uint32_t>(out2, n + 8).value() == [&] { auto w = want; w.resize(n + 8, 0xDEADBEEFu); return w; }());
+        REQUIRE(rt.download<T>(out2, n).value() == want);
+        const auto tail = rt.download<uint32_t>(out2.view().sub(n * sizeof(T), 32), 8).value();
+        REQUIRE(tail == std::vector<uint32_t>(8, 0xDEADBEEFu));
       }
     }
   }
+}
+
+TEST_CASE("partition: selected first, rejected after, in input order or reversed", "[select][partition]") {
+  auto& rt = test::gpu();
+  check_partitions<uint32_t>(rt, ValueType::u32);
+  check_partitions<uint64_t>(rt, ValueType::u64);
 }
 
 TEST_CASE("unique keeps the first of each run of bit-identical elements", "[select][unique]") {
