@@ -288,6 +288,7 @@ Result<std::unique_ptr<SelectPlan>> make_plan(const Context& context, const char
   plan->type = type;
   plan->esz = uint32_t(size_of(type));
   plan->items = tuning::select_items(plan->esz);
+  if (k.workgroup) plan->wg = std::min(k.workgroup, caps.max_workgroup_invocations);
   plan->count_u64 = o.count_u64;
   plan->leading_barrier = o.leading_barrier;
   if (compaction) {

@@ -253,9 +253,11 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
     plan->tiles_desc = plan->desc(ScanPass::tiles, kScanTilesPushBytes, agg,
                                   tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
                                   // at most the device's limit, never below the other passes'
-                                  std::max(plan->wg, std::min(tuning::scan_single_pass_workgroup(
-                                                                  plan->agg_words),
-                                                              caps.max_workgroup_invocations)));
+                                  std::min(k.single_pass_workgroup
+                                               ? k.single_pass_workgroup
+                                               : std::max(plan->wg, tuning::scan_single_pass_workgroup(
+                                                                        plan->agg_words)),
+                                           caps.max_workgroup_invocations));
     set_look_back_spec(plan->tiles_desc, look_back);
     if (plan->strategy == ScanStrategy::single_pass) {
       for (const bool device_count : {false, true}) {

@@ -37,6 +37,7 @@ struct Options {
   bool no_subgroup = false;
   bool force_subgroup = false;  // testing::ScanKnobs::force_subgroup_ops
   uint32_t range_groups = 0;
+  uint32_t workgroup = 0;  // testing::ScanKnobs::single_pass_workgroup, SelectKnobs::workgroup
   bool passes = false;
   bool pipeline_stats = false;
   std::string sort_algorithm = "auto";
@@ -53,6 +54,7 @@ struct Options {
   testing::ScanKnobs scan_knobs() const {
     testing::ScanKnobs k;
     k.force_subgroup_ops = force_subgroup;
+    k.single_pass_workgroup = workgroup;
     return k;
   }
 };
@@ -305,7 +307,9 @@ Result<BenchRecord> bench_select(Runtime& rt, uint64_t n, const Options& o, doub
   if (!count) return count.error();
   SelectOptions so;
   so.use_subgroup_ops = !o.no_subgroup;
-  auto sel = Select::create(rt.context(), ValueType::u32, so);
+  testing::SelectKnobs sk;
+  sk.workgroup = o.workgroup;
+  auto sel = testing::create_select(rt.context(), ValueType::u32, so, sk);
   if (!sel) return sel.error();
   auto temp = rt.alloc(sel->temp_bytes(n));
   if (!temp) return temp.error();
@@ -499,6 +503,9 @@ void register_bench(CLI::App& app, Action& action) {
   cmd->add_option("--range-groups", o.range_groups,
                   "Scans and reductions: ranges of tiles for reduce-then-scan (0: tuned default)")
       ->check(decimal_in(0, UINT32_MAX));
+  cmd->add_option("--workgroup", o.workgroup,
+                  "Scans' single pass and compaction: the workgroup size (0: tuned default)")
+      ->check(CLI::IsMember({0u, 64u, 128u, 256u, 512u, 1024u}));
   add_sort_algorithm_option(cmd, o.sort_algorithm, "Radix sort");
   cmd->add_flag("--sort-wide", o.sort_wide,
                 "Radix sort: the 64-bit offset passes of sorts of 2^32 keys and more, at any size "

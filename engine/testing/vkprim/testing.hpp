@@ -31,6 +31,10 @@ struct ScanKnobs {
   // shared memory for the vendor (engine/scan/policy.hpp; ignored when
   // ScanOptions::use_subgroup_ops is false).
   bool force_subgroup_ops = false;
+  // Tuning aid: the single pass's workgroup size (0: the policy's, engine/scan/policy.hpp
+  // scan_single_pass_workgroup, never below the other passes'; the knob is clamped to the
+  // device's limit only).
+  uint32_t single_pass_workgroup = 0;
 };
 Result<Scan> create_scan(const Context& ctx, ValueType type, ScanOp op, const ScanOptions& options,
                          const ScanKnobs& knobs);
@@ -42,6 +46,9 @@ Result<SegmentedScan> create_segmented_scan(const Context& ctx, ValueType type,
 struct SelectKnobs {
   uint32_t stall_period = 0;  // select and unique's single pass
   uint32_t spin_limit = 0;
+  // Tuning aid: the workgroup size of every compaction pass (0: the policy's,
+  // engine/compaction/policy.hpp kSelectWorkgroup; the tile is this times the policy's items).
+  uint32_t workgroup = 0;
 };
 Result<Select> create_select(const Context& ctx, ValueType type, const SelectOptions& options,
                              const SelectKnobs& knobs);
