@@ -93,9 +93,17 @@ constexpr uint32_t spmv_wide_row_lanes(uint64_t rows, uint64_t nnz, uint32_t val
   return spmv_lanes_for(rows, nnz, value_bytes == 4 ? kSpmvRowsUnroll : kSpmvRowsUnroll / 2,
                         max_lanes);
 }
-// The split kernel's row part: E = 4 at every size (its matrices have long rows, and the rest
-// are gathered like any other rows); more lanes per row than that gain it nothing.
+// The split kernel's row part: E = 4 (its matrices have long rows, and the rest are gathered
+// like any other rows; on large matrices more lanes per row than that gain it nothing), except
+// on matrices of fewer than kSpmvSplitSubgroupRows rows, which take a subgroup per row
+// (max_lanes). Those are too small to keep the device busy, so their product takes as long as
+// its longest chain of dependent steps: a subgroup a row shortens the long rows' chains, and
+// raises the long-row threshold (spmv_long_threshold) past most of their rows, so that most
+// such products need no long-row list (its fill and list passes and their barriers: several
+// times the row pass's own time at these sizes).
+inline constexpr uint64_t kSpmvSplitSubgroupRows = uint64_t(1) << 17;
 constexpr uint32_t spmv_split_row_lanes(uint64_t rows, uint64_t nnz, uint32_t max_lanes) {
+  if (rows < kSpmvSplitSubgroupRows) return max_lanes;
   return spmv_lanes_for(rows, nnz, kSpmvRowsUnroll, max_lanes);
 }
 // The row kernel skipping empty rows: lanes from the mean of the non-empty rows; wide rows on

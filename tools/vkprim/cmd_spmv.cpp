@@ -59,6 +59,7 @@ struct SpmvRow {
 
 struct SpmvCliOptions {
   uint32_t runs = 20;
+  uint32_t back_to_back = 1;  // time_gpu: calls per timed run
   std::vector<sparse::SpmvKernel> kernels{sparse::SpmvKernel::automatic};
   uint32_t row_lanes = 0;
   uint32_t column_blocks = 0;  // 0: the analysis's recommendation; else split into this many
@@ -237,7 +238,7 @@ Result<std::vector<SpmvRow>> run_one(Runtime& rt, const std::string& name,
       VKPRIM_TRY(rt.submit([&](VkCommandBuffer cmd) {
         return fill->record(cmd, yb->view().sub(0, size_t(coo.rows) * sizeof(T)), 0xFFFFFFFFu, 4);
       }));
-    auto t = time_gpu(rt, runs, 2, [&](VkCommandBuffer cmd) {
+    auto t = time_gpu(rt, runs, 2, cli.back_to_back, [&](VkCommandBuffer cmd) {
       return blocks > 1 ? plan->record(cmd, views, xb->view(), yb->view(), 1.0, 0.0, analyses)
                         : plan->record(cmd, view, xb->view(), yb->view(), 1.0, 0.0, *an);
     });
@@ -368,7 +369,7 @@ Result<std::vector<SpmvRow>> run_one_complex(Runtime& rt, const std::string& nam
         return fill->record(cmd, yb->view().sub(0, 2 * size_t(coo.rows) * sizeof(T)), 0xFFFFFFFFu,
                             4);
       }));
-    auto t = time_gpu(rt, runs, 2, [&](VkCommandBuffer cmd) {
+    auto t = time_gpu(rt, runs, 2, cli.back_to_back, [&](VkCommandBuffer cmd) {
       return plan->record(cmd, view, xb->view(), yb->view(), 1.0, 0.0, *an);
     });
     if (!t) return t.error();
@@ -414,7 +415,7 @@ void register_spmv(CLI::App& app, Action& action) {
   static std::vector<std::string> files;
   static std::vector<std::string> generate;
   static std::string values = "f32", json_path;
-  static uint32_t runs = 20, row_lanes = 0, items = 0, column_blocks = 0;
+  static uint32_t runs = 20, back_to_back = 1, row_lanes = 0, items = 0, column_blocks = 0;
   static std::string kernel = "auto", sort_algorithm = "auto";
   static bool pipeline_stats = false;
   cmd->add_option("FILE", files, "Matrix files (.mtx, .mtx.gz, .bsp.h5)");
@@ -432,6 +433,12 @@ void register_spmv(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--runs", runs, "Timed runs (median and min reported)")
       ->check(decimal_in(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--back-to-back", back_to_back,
+                  "Time K products recorded back to back (a full barrier between them, no "
+                  "timestamp) and report the time per product: what a caller recording many "
+                  "products gets (small matrices)")
+      ->check(decimal_in(1, 10000))
       ->capture_default_str();
   cmd->add_option("--kernel", kernel,
                   "SpMV kernel: auto (row kernel for regular rows, split kernel otherwise, "
@@ -489,6 +496,7 @@ void register_spmv(CLI::App& app, Action& action) {
       if (!rt) return report(rt.error());
       SpmvCliOptions cli;
       cli.runs = runs;
+      cli.back_to_back = back_to_back;
       cli.kernels.clear();
       for (size_t at = 0; at <= kernel.size();) {
         const size_t comma = std::min(kernel.find(',', at), kernel.size());
@@ -604,6 +612,7 @@ void register_spmv(CLI::App& app, Action& action) {
                          {"cols", r.cols},
                          {"nnz", r.nnz},
                          {"runs", runs},
+                         {"back_to_back", back_to_back},
                          {"median_ms", r.t.median_ms},
                          {"min_ms", r.t.min_ms},
                          {"runs_ms", r.t.runs_ms},
