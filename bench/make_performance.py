@@ -27,6 +27,7 @@ docs/tuning.md describes the whole procedure.
 import argparse
 import datetime
 import json
+import math
 import os
 import re
 import sys
@@ -210,13 +211,22 @@ class Run:
             c = case_of(r)
             if c and c != "copy":
                 fams.update(family_of_case(c))
-        if self.spmv:
+        if any(matrix_name(r["matrix"]) in SPMV_MATRICES for r in self.spmv):
             fams.add("spmv")
-        if any(r.get("csr_build") == "GPU" and r.get("csr_ms", 0) > 0 for r in self.spmv):
+        if self.real_matrices():
+            fams.add("spmv_real")
+        if any(r.get("csr_build") == "GPU" and r.get("csr_ms", 0) > 0
+               and matrix_name(r["matrix"]) in SPMV_MATRICES for r in self.spmv):
             fams.add("csr")
         if self.solves:
             fams.add("solvers")
         return fams
+
+    def real_matrices(self):
+        """The other matrices of the run's SpMV records (the real ones), where the direct anchor
+        timed them too."""
+        return sorted({matrix_name(r["matrix"]) for r in self.spmv} - set(SPMV_MATRICES)
+                      & {matrix_name(r.get("matrix")) for r in self.csp})
 
     def gpu_name(self):
         gpu = self.meta.get("gpu", "")
@@ -365,19 +375,23 @@ def kernel_text(r):
     return k
 
 
-def spmv_section(run):
+def fmt_nnz(nnz):
+    return "%.1f M" % (nnz / 1e6) if nnz >= 1e6 else "%.1f k" % (nnz / 1e3)
+
+
+def spmv_section(run, real=False):
+    """The benchmark matrices' table, or (real) the other matrices' with a direct anchor, and for
+    those the geometric mean of the ratios."""
     by = {}
     for r in run.spmv:
         by.setdefault((matrix_name(r["matrix"]), r["type"]), []).append(r)
-    names = [m for m in SPMV_MATRICES if any(k[0] == m for k in by)]
-    # Other matrices (bench.sh's real ones) only where the direct anchor timed them too.
-    names += sorted({k[0] for k in by if any(matrix_name(r.get("matrix")) == k[0] for r in run.csp)}
-                    - set(SPMV_MATRICES))
+    names = run.real_matrices() if real else [m for m in SPMV_MATRICES if any(k[0] == m for k in by)]
     kinds = set()
     rows = []
+    ratios = {"f32": [], "f64": []}
     for m in names:
         nnz = next((r["nnz"] for k, rs in by.items() if k[0] == m for r in rs), 0)
-        row = [m, "%.1f M" % (nnz / 1e6)]
+        row = [m, fmt_nnz(nnz)]
         for t in ("f32", "f64"):
             recs = by.get((m, t))
             if not recs:
@@ -387,6 +401,7 @@ def spmv_section(run):
             a, kind = spmv_anchor(run, m, t)
             if kind:
                 kinds.add(kind)
+                ratios[t].append(min(ms) / a)
             row += [fmt_range(ms, fmt_ms), kernel_text(recs[0]), fmt_ms(a) if a else "-",
                     ratio(ms, a) if a else "-"]
         rows.append(row)
@@ -399,6 +414,11 @@ def spmv_section(run):
     header = ["matrix", "nnz", "f32 vkprim ms", "kernel", "%s ms" % anchor, "vkprim / %s" % anchor,
               "f64 vkprim ms", "kernel", "%s ms" % anchor, "vkprim / %s" % anchor]
     out = table(header, rows)
+    if real:
+        means = ["%s %.2f (%d of %d above 1)" % (t, math.exp(sum(map(math.log, v)) / len(v)),
+                                                  sum(x > 1 for x in v), len(v))
+                 for t, v in ratios.items() if v]
+        out += ["", "Geometric mean of vkprim / cuSPARSE: " + "; ".join(means) + "."]
     if "direct" not in kinds:
         out += ["", "No direct-cuSPARSE figure (`cusparse_spmv.cu`) in this run. " +
                 ("The anchor here is cuSPARSE through CuPy (`csr @ x`, spmv_anchors.py): its time "
@@ -538,7 +558,8 @@ def render(runs):
     w("back to back. CuPy (`spmv_anchors.py`): `csr @ x`, median of 20 event-timed calls. torch:")
     w("`coalesce().to_sparse_csr()`, median of 5 event-timed builds.")
     sections = [(f, title) for f, title, _ in FAMILIES if f != "sat"] + [
-        ("sat", "Summed-area table"), ("spmv", "SpMV"), ("csr", "CSR construction"), ("solvers", "Krylov solvers")]
+        ("sat", "Summed-area table"), ("spmv", "SpMV"), ("spmv_real", "SpMV on real matrices"),
+        ("csr", "CSR construction"), ("solvers", "Krylov solvers")]
     for fam, title in sections:
         w("")
         w("## " + title)
@@ -547,6 +568,15 @@ def render(runs):
             w("y = A x on the seven benchmark matrices of `spmv_anchors.py` (16-113 M nonzeros), CSR")
             w("built on the GPU from shuffled triplets; the kernel is vkprim's automatic choice; every")
             w("result checked against Eigen.")
+        if fam == "spmv_real":
+            w("")
+            w("y = A x on the real SuiteSparse matrices of `../shared/matrices/real/` (2.6 k-592 k")
+            w("nonzeros; young1c is complex, which `cusparse_spmv.cu` does not take), read from their")
+            w("Matrix Market files, CSR built on the GPU; the kernel is vkprim's automatic choice; every")
+            w("result checked against Eigen. At these sizes a product is mostly fixed cost. vkprim: the")
+            w("median of single products (`vkprim spmv --back-to-back K` times K products recorded")
+            w("back to back instead, a full barrier after each); cuSPARSE: as above, the lower of its")
+            w("single-call median and its time per call of 10 calls back to back.")
         if fam == "csr":
             w("")
             w("CSR built on the GPU from the matrices' shuffled COO triplets (1 % duplicates, summed):")
@@ -582,10 +612,11 @@ def render(runs):
                 w(run.run_line("copy"))
                 w("")
                 out.extend(sat_section(run))
-            elif fam in ("spmv", "csr", "solvers"):
+            elif fam in ("spmv", "spmv_real", "csr", "solvers"):
                 w(run.run_line("sparse"))
                 w("")
-                out.extend(spmv_section(run) if fam == "spmv" else csr_section(run) if fam == "csr"
+                out.extend(spmv_section(run) if fam == "spmv" else spmv_section(run, real=True)
+                           if fam == "spmv_real" else csr_section(run) if fam == "csr"
                            else solver_section(run))
             else:
                 w(run.run_line("cub"))

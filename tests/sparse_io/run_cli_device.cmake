@@ -1,7 +1,7 @@
 # End-to-end checks of the vkprim commands that open a Vulkan device (lavapipe where there is
 # no GPU), kept small: output that cannot be written is an error (exit 1 with a message),
 # --json files are replaced only once complete, spmv's check of non-finite values, and solve
-# against Eigen, its breakdowns and its Jacobi refusal, bench --back-to-back (ctest:
+# against Eigen, its breakdowns and its Jacobi refusal, bench and spmv --back-to-back (ctest:
 # sparse_io.cli_device).
 # -D VKPRIM=<vkprim binary> -D WORK=<scratch dir>
 include(${CMAKE_CURRENT_LIST_DIR}/cli_run.cmake)
@@ -147,3 +147,11 @@ foreach(record IN LISTS records)
   endif()
 endforeach()
 run(2 bench copy -n 1000 --back-to-back 0)
+# spmv --back-to-back K: the record says K, and y (checked against Eigen after the K products)
+# is still right.
+run(0 spmv --generate powerlaw:2000 --runs 2 --back-to-back 3 --json spmv_b2b.json)
+file(READ "${WORK}/spmv_b2b.json" json)
+if(NOT json MATCHES "\"back_to_back\": ?3" OR NOT json MATCHES "\"verified\": ?true")
+  message(FATAL_ERROR "spmv --back-to-back 3 wrote:\n${json}")
+endif()
+run(2 spmv --generate poisson2d:4 --back-to-back 0)
