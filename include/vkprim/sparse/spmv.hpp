@@ -57,7 +57,9 @@
 // row takes a row-kernel lane group at most 1024 loop steps of 4 * L entries — go to the row kernel
 // (f32 and f64: on regular rows it is faster than the stream kernel, docs/sparse-gpu.md); the
 // split kernel takes the rest (power-law and arrow matrices, a
-// dense row among short ones, a few very long rows), or, when they have more than 65535 long rows,
+// dense row among short ones, a few very long rows; on matrices of fewer than 2^17 rows with a
+// subgroup per row, L = the subgroup size, since such products are latency-bound), or, when they
+// have more than 65535 long rows,
 // the nonzero tiles (no empty row) or the merge path; on GPUs, 4-byte values on 2^20 rows or more
 // with no empty row and a mean row length above 12 take the nonzero tiles (on such rows they are
 // faster than the split kernel in f32, not in f64). The bound's constants are not tuned on a
