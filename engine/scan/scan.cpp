@@ -252,7 +252,7 @@ Result<std::unique_ptr<ScanPlan>> make_plan(const Context& context, const char* 
     look_back.stall_period = k.stall_period;
     plan->tiles_desc = plan->desc(ScanPass::tiles, kScanTilesPushBytes, agg,
                                   tuning::scan_single_pass_items(plan->agg_words, plan->subgroup),
-                                  // at most the device's limit, never below the other passes'
+                                  // at most the device's limit; the policy's never below the other passes'
                                   std::min(k.single_pass_workgroup
                                                ? k.single_pass_workgroup
                                                : std::max(plan->wg, tuning::scan_single_pass_workgroup(
