@@ -128,10 +128,11 @@ Status resolve_cols(MPI_Comm comm, const DistributedCsrOptions& o, int64_t rows,
       [&] { return rows == cols ? row_part : partition_evenly(cols, ranks); }, out);
 }
 
-// This rank's rows split into the local and ghost blocks, in host form.
+// This rank's rows split into the local and ghost blocks, in host form. The ghost block holds
+// the rows with ghost entries only: ghost_rows are their local indices, ascending.
 struct Split {
   std::vector<int64_t> local_rp, ghost_rp;
-  std::vector<uint32_t> local_ci, ghost_ci;
+  std::vector<uint32_t> local_ci, ghost_ci, ghost_rows;
   std::vector<double> local_v, ghost_v;
 };
 
@@ -157,7 +158,7 @@ Status split_rows(const CsrMatrix& mine, int64_t col_begin, int64_t col_end,
                                                 std::to_string(ghosts.size()) +
                                                 " columns of other ranks, past 2^31 - 1");
   out.local_rp.assign(size_t(rows) + 1, 0);
-  out.ghost_rp.assign(size_t(rows) + 1, 0);
+  out.ghost_rp.assign(1, 0);
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t k = mine.row_offsets[size_t(r)]; k < mine.row_offsets[size_t(r) + 1]; ++k) {
       const int64_t c = mine.col_indices[size_t(k)];
@@ -172,7 +173,10 @@ Status split_rows(const CsrMatrix& mine, int64_t col_begin, int64_t col_end,
       }
     }
     out.local_rp[size_t(r) + 1] = int64_t(out.local_ci.size());
-    out.ghost_rp[size_t(r) + 1] = int64_t(out.ghost_ci.size());
+    if (int64_t(out.ghost_ci.size()) > out.ghost_rp.back()) {
+      out.ghost_rows.push_back(uint32_t(r));
+      out.ghost_rp.push_back(int64_t(out.ghost_ci.size()));
+    }
   }
   // The ghosts of rank q are those in q's column range: consecutive, as ghosts are sorted.
   const size_t ranks = col_part.size() - 1;
@@ -272,22 +276,25 @@ Result<DistributedCsr> build(Runtime& rt, OwnedComm comm, int64_t rows, int64_t 
                            std::to_string(lcols) + ", " + std::to_string(split.local_ci.size()) +
                            " entries) does not fit its device: " + local.error().message};
         s->local = std::move(*local);
-        const uint64_t gcols = s->halo.ghost_columns.size();
-        auto ghost = DeviceCsr::upload<int64_t, uint32_t, double>(rt, lrows, gcols, split.ghost_rp,
+        const uint64_t gcols = s->halo.ghost_columns.size(), grows = split.ghost_rows.size();
+        auto ghost = DeviceCsr::upload<int64_t, uint32_t, double>(rt, grows, gcols, split.ghost_rp,
                                                                   split.ghost_ci, split.ghost_v, o);
         if (!ghost)
           return Error{ghost.error().code, ghost.error().vk,
-                       "DistributedCsr: this rank's ghost block (" + std::to_string(lrows) + " x " +
+                       "DistributedCsr: this rank's ghost block (" + std::to_string(grows) + " x " +
                            std::to_string(gcols) + ", " + std::to_string(split.ghost_ci.size()) +
                            " entries) does not fit its device: " + ghost.error().message};
         s->ghost = std::move(*ghost);
-        // At least one word, so that the view is never empty.
-        std::vector<uint32_t> idx = s->halo.send_indices;
-        if (idx.empty()) idx.push_back(0);
-        auto b = rt.upload(idx);
-        if (!b) return b.error();
-        s->send_idx = std::move(*b);
-        return {};
+        // The index lists on the device, each at least one word, so that no view is empty.
+        const auto upload_indices = [&](std::vector<uint32_t> idx, Buffer& to) -> Status {
+          if (idx.empty()) idx.push_back(0);
+          auto b = rt.upload(idx);
+          if (!b) return b.error();
+          to = std::move(*b);
+          return {};
+        };
+        VKPRIM_TRY(upload_indices(s->halo.send_indices, s->send_idx));
+        return upload_indices(std::move(split.ghost_rows), s->ghost_rows);
       })));
   s->comm = std::move(comm);
   return detail::DistributedAccess::make(std::move(s));
@@ -502,6 +509,7 @@ const Partition& DistributedCsr::row_partition() const { return s_->row_part; }
 const Partition& DistributedCsr::col_partition() const { return s_->col_part; }
 CsrView DistributedCsr::local_block() const { return s_->local.view(); }
 CsrView DistributedCsr::ghost_block() const { return s_->ghost.view(); }
+BufferView DistributedCsr::ghost_rows() const { return s_->ghost_rows.view(); }
 const HaloPlan& DistributedCsr::halo() const { return s_->halo; }
 BufferView DistributedCsr::send_indices() const { return s_->send_idx.view(); }
 Runtime& DistributedCsr::runtime() const { return *s_->rt; }

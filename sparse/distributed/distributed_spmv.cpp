@@ -5,8 +5,9 @@
 //      (submission 1, waited for);
 //   3. post the sends; the local block's product runs (submission 2) on a worker thread while
 //      this thread waits for the exchange (only this thread calls MPI);
-//   4. copy the ghost entries to the device and add the ghost block's product into y
-//      (submission 3, beta = 1);
+//   4. copy the ghost entries to the device and add the ghost block's product into the rows of
+//      y it holds: those rows gathered, the product with beta = 1, the rows scattered back
+//      (submission 3);
 //   5. agree on the outcome.
 //
 // Every message has the size the halo plan fixes, whatever happened on the GPU, so a rank that
@@ -37,6 +38,7 @@ struct CsrRef {
   CsrView ghost_block() const { return p->ghost.view(); }
   const HaloPlan& halo() const { return p->halo; }
   BufferView send_indices() const { return p->send_idx.view(); }
+  BufferView ghost_rows() const { return p->ghost_rows.view(); }
   int64_t local_rows() const {
     return p->row_part[size_t(p->rank) + 1] - p->row_part[size_t(p->rank)];
   }
@@ -51,12 +53,14 @@ struct DistributedSpmvState {
   const Spmv* plan = nullptr;
   Buffer temp;  // the plan's temporary storage for the larger block (none when it needs none)
   std::optional<Gather> gather;
+  std::optional<Scatter> scatter;
   std::optional<Copy> copy;
   SpmvAnalysis local_an, ghost_an;
   bool analyzed = false;
   Buffer send_stage;  // readback memory: the packed x entries, read by MPI
   Buffer recv_stage;  // upload memory: the ghost entries, written by MPI
   Buffer ghost_x;     // the ghost entries on the device
+  Buffer ghost_y;     // the ghost block's rows of y (at least one element)
   Buffer dummy;       // x of a block with no columns (a view is never empty)
   DistributedSpmvTimes times;
   std::vector<MPI_Request> reqs;  // room for every message of a product, made once
@@ -121,6 +125,9 @@ Status prepare(detail::DistributedSpmvState& s, bool automatic) {
   auto g = Gather::create(ctx);
   if (!g) return g.error();
   s.gather.emplace(std::move(*g));
+  auto sc = Scatter::create(ctx);
+  if (!sc) return sc.error();
+  s.scatter.emplace(std::move(*sc));
   auto c = Copy::create(ctx);
   if (!c) return c.error();
   s.copy.emplace(std::move(*c));
@@ -138,6 +145,9 @@ Status prepare(detail::DistributedSpmvState& s, bool automatic) {
   auto b3 = rt.alloc(recv_bytes);
   if (!b3) return b3.error();
   s.ghost_x = std::move(*b3);
+  auto b5 = rt.alloc(std::max<uint64_t>(ghost.rows, 1) * es);
+  if (!b5) return b5.error();
+  s.ghost_y = std::move(*b5);
   auto b4 = rt.alloc(16);
   if (!b4) return b4.error();
   s.dummy = std::move(*b4);
@@ -204,11 +214,11 @@ Status DistributedSpmv::run(BufferView x, BufferView y, double alpha, double bet
       st = make_error(Errc::invalid_argument, "DistributedSpmv::run: x and y overlap");
     const BufferView x_local = xb ? x.sub(0, xb) : s.dummy.view();
     const BufferView y_local = y.sub(0, yb);
-    const auto record_block = [&](VkCommandBuffer cmd, const CsrView& m, BufferView xv, double b,
-                                  const SpmvAnalysis& an) -> Status {
+    const auto record_block = [&](VkCommandBuffer cmd, const CsrView& m, BufferView xv, BufferView yv,
+                                  double b, const SpmvAnalysis& an) -> Status {
       const BufferView temp = s.temp.view();
-      if (s.analyzed) return s.plan->record(cmd, m, xv, y_local, alpha, b, an, temp);
-      return s.plan->record(cmd, m, xv, y_local, alpha, b, temp);
+      if (s.analyzed) return s.plan->record(cmd, m, xv, yv, alpha, b, an, temp);
+      return s.plan->record(cmd, m, xv, yv, alpha, b, temp);
     };
 
     const bool exchange = alpha != 0.0;  // alpha == 0 reads neither A nor x
@@ -257,7 +267,7 @@ Status DistributedSpmv::run(BufferView x, BufferView y, double alpha, double bet
       local_st = detail::guarded("DistributedSpmv::run", [&]() -> Status {
         return rt.submit([&](VkCommandBuffer cmd) -> Status {
           full_barrier(rt.context(), cmd);
-          VKPRIM_TRY(record_block(cmd, local, x_local, beta, s.local_an));
+          VKPRIM_TRY(record_block(cmd, local, x_local, y_local, beta, s.local_an));
           full_barrier(rt.context(), cmd);
           return {};
         });
@@ -286,7 +296,8 @@ Status DistributedSpmv::run(BufferView x, BufferView y, double alpha, double bet
     s.times.local = local_ms;
     if (st) st = local_st;
 
-    // The ghost block adds into y.
+    // The ghost block adds into its rows of y: gathered beside the ghost entries' upload, the
+    // product added (beta = 1), scattered back.
     const Clock::time_point tg = Clock::now();
     if (st && exchange && local.rows > 0 && ghost.nnz > 0) {
       st = s.recv_stage.flush();
@@ -295,9 +306,13 @@ Status DistributedSpmv::run(BufferView x, BufferView y, double alpha, double bet
           return rt.submit([&](VkCommandBuffer cmd) -> Status {
             full_barrier(rt.context(), cmd);
             const uint64_t bytes = uint64_t(h.recv_count()) * es;
+            const BufferView gy = s.ghost_y.view().sub(0, ghost.rows * es);
             VKPRIM_TRY(s.copy->record(cmd, s.recv_stage.view(), s.ghost_x.view(), bytes));
+            VKPRIM_TRY(s.gather->record(cmd, y_local, a.ghost_rows(), gy, ghost.rows, uint32_t(es)));
             full_barrier(rt.context(), cmd);
-            VKPRIM_TRY(record_block(cmd, ghost, s.ghost_x.view().sub(0, bytes), 1.0, s.ghost_an));
+            VKPRIM_TRY(record_block(cmd, ghost, s.ghost_x.view().sub(0, bytes), gy, 1.0, s.ghost_an));
+            full_barrier(rt.context(), cmd);
+            VKPRIM_TRY(s.scatter->record(cmd, gy, a.ghost_rows(), y_local, ghost.rows, uint32_t(es)));
             full_barrier(rt.context(), cmd);
             return {};
           });

@@ -16,6 +16,7 @@ struct DistributedCsrState {
   DeviceCsr local, ghost;
   HaloPlan halo;
   Buffer send_idx;  // halo.send_indices on the device (at least one word)
+  Buffer ghost_rows;  // the ghost block's rows' local indices, u32 (at least one word)
   Runtime* rt = nullptr;
 };
 

@@ -43,6 +43,30 @@ void check_product(const DistributedCsr& d, DistributedSpmv& plan, const CsrMatr
                             got, want) == 0);
 }
 
+// The blocks of this rank's rows: the ghost block holds exactly the rows with an entry in
+// another rank's columns, ghost_rows() their local indices in order, and the two blocks hold
+// every entry of the rows.
+void check_blocks(const DistributedCsr& d, const CsrMatrix& full) {
+  std::vector<uint32_t> want_rows;
+  int64_t entries = 0;
+  for (int64_t r = 0; r < d.local_rows(); ++r) {
+    const int64_t g = d.row_begin() + r;
+    bool ghost = false;
+    for (int64_t k = full.row_offsets[size_t(g)]; k < full.row_offsets[size_t(g) + 1]; ++k) {
+      const int64_t c = full.col_indices[size_t(k)];
+      ghost = ghost || c < d.col_begin() || c >= d.col_begin() + d.local_cols();
+      ++entries;
+    }
+    if (ghost) want_rows.push_back(uint32_t(r));
+  }
+  INFO("rank " << d.rank() << " of " << d.ranks());
+  CHECK(d.local_block().rows == uint64_t(d.local_rows()));
+  REQUIRE(d.ghost_block().rows == want_rows.size());
+  CHECK(int64_t(d.local_block().nnz + d.ghost_block().nnz) == entries);
+  if (!want_rows.empty())
+    CHECK(rank_gpu().download<uint32_t>(d.ghost_rows(), want_rows.size()).value() == want_rows);
+}
+
 // Every alpha/beta case the single-device SpMV distinguishes, f32 and f64 (where the device
 // has shaderFloat64), on one distributed matrix built twice (once per value type) by `make`.
 // The products run on the shared plan (plan_for), or on a plan of their own when `own_plan`.
@@ -58,6 +82,7 @@ void check_all(const CsrMatrix& full, Make&& make, bool own_plan = false) {
     CHECK(d->rows() == full.rows);
     CHECK(d->cols() == full.cols);
     CHECK(d->nnz() == full.nnz());
+    check_blocks(*d, full);
     auto plan =
         own_plan ? DistributedSpmv::create(*d) : DistributedSpmv::create(*d, test::plan_for(type));
     INFO((plan ? std::string("planned") : plan.error().describe()));

@@ -9,8 +9,9 @@
 // * the local block: the entries whose column the rank owns, columns renumbered from its first
 //   owned column (a rows_local x cols_local matrix);
 // * the ghost block: the other entries, their columns renumbered compactly in the order of their
-//   global index (a rows_local x ghost_count matrix; the ghosts owned by one rank are
-//   consecutive, since partitions are contiguous).
+//   global index, and only the rows that hold such entries (a ghost_rows x ghost_count matrix;
+//   ghost_rows() lists their local row indices; the ghosts owned by one rank are consecutive,
+//   since partitions are contiguous).
 //
 // The halo plan, built once by the constructor: for every other rank, which of this rank's x
 // entries it needs (the send list, as u32 indices into the local x, on the device) and which
@@ -20,7 +21,9 @@
 // partitions: the x entries to send are packed on the GPU (Gather) into host-visible staging,
 // exchanged with non-blocking point-to-point MPI (host memory only: no GPU-aware MPI is
 // assumed), the local block's product runs on the device while the exchange is in flight, and
-// the ghost block's product then adds into y (beta = 1).
+// the ghost block's product then adds into the rows of y it holds (those rows gathered, the
+// product added with beta = 1, the rows scattered back: the work follows the ghost entries,
+// not the rank's rows).
 //
 // Collective calls and errors. Every call below that takes or uses a communicator is
 // collective: every rank of the communicator makes it, in the same order, with the same
@@ -201,9 +204,12 @@ class DistributedCsr {
   int64_t col_begin() const { return col_partition()[rank()]; }
   int64_t local_cols() const { return col_partition()[rank() + 1] - col_begin(); }
 
-  // This rank's blocks on its device (rows local_rows(); cols local_cols() / ghost count).
+  // This rank's blocks on its device: the local block (local_rows() x local_cols()) and the
+  // ghost block (its rows with ghost entries only x the ghost count), whose row i is local row
+  // ghost_rows()[i] (ghost_block().rows u32, ascending; at least 4 bytes).
   CsrView local_block() const;
   CsrView ghost_block() const;
+  BufferView ghost_rows() const;
   const HaloPlan& halo() const;
   // The send list on the device: halo().send_count() u32 (at least 4 bytes).
   BufferView send_indices() const;
@@ -227,7 +233,8 @@ struct DistributedSpmvTimes {
   double pack = 0;      // the gather of the send list into host-visible staging (submit + wait)
   double exchange = 0;  // from posting the MPI sends to all receives complete
   double local = 0;     // the local block's product (submit + wait), beside the exchange
-  double ghost = 0;     // the ghost entries' upload and the ghost block's product
+  double ghost = 0;     // the ghost entries' upload and the ghost block's product (its rows
+                        // of y gathered, the product, the rows scattered back)
   double agree = 0;     // the closing agreement (an MPI_Allreduce: waits for the slowest rank)
   double total = 0;
 };
