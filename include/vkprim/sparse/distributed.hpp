@@ -247,7 +247,8 @@ class DistributedSpmv {
  public:
   // Plans the products of `a` (`a` and its Runtime outlive the object; moving `a` is fine): an
   // Spmv for a's value type with `options`, and, under SpmvKernel::automatic, an analysis of
-  // each block (one submission each); the staging buffers of the halo and the ghost vector.
+  // each block (one submission each); the staging buffers of the halo, the ghost vector and the
+  // ghost block's rows of y.
   // Collective; errors agreed (Errc::unsupported for f64 without shaderFloat64, as
   // Spmv::create; for complex options).
   static Result<DistributedSpmv> create(const DistributedCsr& a, const SpmvOptions& options = {});
