@@ -413,8 +413,11 @@ TEST_CASE("SpMV analyze: row statistics, and the automatic choice picks the row 
       o.force_row_ptr_64 = r64;
       const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(ref), o).value();
       const SpmvAnalysis an = plan.analyze(rt, a.view()).value();
-      // The split kernel's long rows: longer than 32 row-kernel steps of 4 L entries.
-      const SpmvRowStats want = host_stats(ref, ref.rows() ? 128u * an.row_lanes : 0u);
+      // The split kernel's long rows: longer than 32 row-kernel steps of 4 L entries, with the
+      // split kernel's L: a subgroup per row below 2^17 rows, else the row kernel's rule (E = 4
+      // below 2^20 rows, which every shape here has).
+      const uint32_t split_lanes = ref.rows() < (1 << 17) ? max_subgroup_lanes() : an.row_lanes;
+      const SpmvRowStats want = host_stats(ref, ref.rows() ? 128u * split_lanes : 0u);
       CHECK(an.stats.long_threshold == want.long_threshold);
       CHECK(an.stats.long_rows == want.long_rows);
       CHECK(an.stats.huge_threshold == want.huge_threshold);
@@ -898,7 +901,8 @@ std::vector<T> gpu_spmv_blocks_one_by_one(const DeviceCsr& a, uint32_t blocks,
 }
 
 template <class T>
-void check_split_blocks(const EigenCsr& ref, const std::string& what) {
+void check_split_blocks(const EigenCsr& ref, const std::string& what,
+                        const SpmvOptions& split = forced(SpmvKernel::split)) {
   Runtime& rt = test::gpu();
   DeviceCsrOptions dopt;
   dopt.values = value_type_of<T>();
@@ -908,9 +912,9 @@ void check_split_blocks(const EigenCsr& ref, const std::string& what) {
   for (const uint32_t blocks : {2u, 3u}) {
     for (const double beta : {0.0, 0.5}) {
       INFO(what << ", " << blocks << " blocks, beta " << beta);
-      const auto got = gpu_spmv_blocks(a, blocks, x, y0, 1.5, beta, forced(SpmvKernel::split));
+      const auto got = gpu_spmv_blocks(a, blocks, x, y0, 1.5, beta, split);
       test::check_y(got, test::reference_spmv(ref, x, y0, 1.5, beta), what);
-      const auto one = gpu_spmv_blocks_one_by_one(a, blocks, x, y0, 1.5, beta, forced(SpmvKernel::split));
+      const auto one = gpu_spmv_blocks_one_by_one(a, blocks, x, y0, 1.5, beta, split);
       REQUIRE(std::memcmp(got.data(), one.data(), got.size() * sizeof(T)) == 0);
     }
   }
@@ -923,8 +927,12 @@ TEST_CASE("SpMV over column blocks of long and huge rows: the split blocks' list
   // pieces, then the combining phase), so a multi-block record() makes every block's lists
   // first, all at once, then the products. Eigen's result within rounding, and the blocks run
   // one submission at a time bit for bit (the lists' order never reaches y).
+  // 4 lanes per row at most: small matrices otherwise take a subgroup per row, whose long-row
+  // threshold passes these long rows at 16 lanes and more.
   const EigenCsr ref = test::eigen_reference(split_blocks_matrix());
-  Spmv& plan = plan_for(ValueType::f32, forced(SpmvKernel::split));
+  SpmvOptions split = forced(SpmvKernel::split);
+  split.row_lanes = std::min<uint32_t>(4, max_subgroup_lanes());
+  Spmv& plan = plan_for(ValueType::f32, split);
   const auto parts = split_columns(test::gpu(), DeviceCsr::upload(test::gpu(), test::to_csr_matrix(ref)).value().view(), 3).value();
   for (const auto& p : parts) {
     const SpmvAnalysis an = plan.analyze(test::gpu(), p.view()).value();
@@ -932,8 +940,8 @@ TEST_CASE("SpMV over column blocks of long and huge rows: the split blocks' list
     REQUIRE(an.stats.long_rows > an.stats.huge_rows);  // long rows listed
     REQUIRE(an.stats.huge_rows == 2);
   }
-  check_split_blocks<float>(ref, "long rows f32");
-  if (test::gpu().caps().shader_float64) check_split_blocks<double>(ref, "long rows f64");
+  check_split_blocks<float>(ref, "long rows f32", split);
+  if (test::gpu().caps().shader_float64) check_split_blocks<double>(ref, "long rows f64", split);
 }
 
 TEST_CASE("SpMV over column blocks refuses mismatched blocks before recording",
