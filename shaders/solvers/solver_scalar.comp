@@ -1,12 +1,16 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 // The Krylov solvers' scalar passes: one workgroup adds the per-workgroup partial sums of the
-// vector pass before it (invocation i takes partials i, i + WG_SIZE, ... in order, then the
-// fixed tree of workgroup_sum.glsl: bit-identical run to run) and invocation 0 computes alpha,
+// pass before it (a vector pass, or for CG's alpha the product's, spmv_rows.comp's DOT build):
+// invocation i keeps four sums, of partials i + (4j + u) WG_SIZE for u = 0..3, each in order of
+// j, adds them as (s0 + s1) + (s2 + s3), then the fixed tree of workgroup_sum.glsl adds the
+// invocations: bit-identical run to run. Invocation 0 computes alpha,
 // beta or omega, counts the iteration and sets the stop reason (solver_state.glsl):
 // converged when r.r <= tol^2 b.b, iteration_limit at max_iterations, breakdown when a divisor
 // (p.Ap, r.z, r0.v, r0.r, omega) is zero or not finite, or r.r is not finite. Every op but the
-// two initial ones returns at once when the stop reason is already set.
+// two initial ones returns at once when the stop reason is already set (CG's alpha first clears
+// the pending x update, W_X_PENDING, which the iteration that stopped has applied).
+// CG's alpha reads its partials (p.q) as slot 0 of its own partials_addr and groups.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "workgroup_sum.glsl"
@@ -27,21 +31,37 @@ void stop(uint reason, uint cause) {
 void main() {
   const uint op = pc.op;
   const bool init = op == SOP_CG_INIT || op == SOP_BI_INIT;
-  if (!init && state_word(pc.state_addr, W_STATUS) != STOP_RUNNING) return;
+  if (!init && state_word(pc.state_addr, W_STATUS) != STOP_RUNNING) {
+    if (op == SOP_CG_ALPHA && gl_LocalInvocationID.x == 0u)
+      set_state_word(pc.state_addr, W_X_PENDING, 0u);
+    return;
+  }
   uint s0 = SLOT_RR, s1 = SLOT_RZ, s2 = SLOT_PQ;
   uint used = 2u;
   switch (op) {
-    case SOP_CG_ALPHA:
+    case SOP_CG_ALPHA: s0 = 0u; used = 1u; break;
     case SOP_BI_ALPHA: s0 = SLOT_PQ; used = 1u; break;
     case SOP_BI_INIT: used = 1u; break;
     case SOP_BI_OMEGA: s0 = SLOT_SS; s1 = SLOT_TS; s2 = SLOT_TT; used = 3u; break;
   }
-  T a = T(0), b = T(0), c = T(0);
-  for (uint k = gl_LocalInvocationID.x; k < pc.groups; k += WG_SIZE) {
-    a += partial(s0, k);
-    if (used > 1u) b += partial(s1, k);
-    if (used > 2u) c += partial(s2, k);
+  // Four independent sums per invocation: four loads in flight (the product's partials number
+  // one per workgroup of its grid, up to rows / 256 and more).
+  T a4[4] = T[4](T(0), T(0), T(0), T(0));
+  T b4[4] = T[4](T(0), T(0), T(0), T(0));
+  T c4[4] = T[4](T(0), T(0), T(0), T(0));
+  for (uint k0 = gl_LocalInvocationID.x; k0 < pc.groups; k0 += 4u * WG_SIZE) {
+    [[unroll]] for (uint u = 0u; u < 4u; ++u) {
+      const uint k = k0 + u * WG_SIZE;
+      if (k < pc.groups) {
+        a4[u] += partial(s0, k);
+        if (used > 1u) b4[u] += partial(s1, k);
+        if (used > 2u) c4[u] += partial(s2, k);
+      }
+    }
   }
+  T a = (a4[0] + a4[1]) + (a4[2] + a4[3]);
+  T b = (b4[0] + b4[1]) + (b4[2] + b4[3]);
+  T c = (c4[0] + c4[1]) + (c4[2] + c4[3]);
   workgroup_sum3(a, b, c);
   if (gl_LocalInvocationID.x != 0u) return;
 
@@ -61,6 +81,7 @@ void main() {
     set_state_word(st, W_ITERATIONS, 0u);
     set_state_word(st, W_STATUS, STOP_RUNNING);
     set_state_word(st, W_CAUSE, CAUSE_NONE);
+    set_state_word(st, W_X_PENDING, 0u);
     if (!finite(a)) stop(STOP_BREAKDOWN, CAUSE_RESIDUAL);
     else if (a == T(0) || a <= tol2 * a) stop(STOP_CONVERGED, CAUSE_NONE);
     else if (max_it == 0u) stop(STOP_ITERATION_LIMIT, CAUSE_NONE);
@@ -73,10 +94,12 @@ void main() {
     case SOP_CG_ALPHA:
     case SOP_BI_ALPHA: {  // a = p.q (CG) or r0.v (BiCGSTAB)
       const T alpha = rho / a;
-      if (a == T(0) || !finite(a) || !finite(alpha))
+      const bool ok = a != T(0) && finite(a) && finite(alpha);
+      if (!ok)
         stop(STOP_BREAKDOWN, op == SOP_CG_ALPHA ? CAUSE_PAP : CAUSE_R0V);
       else
         set_state_scalar(st, S_ALPHA, alpha);
+      if (op == SOP_CG_ALPHA) set_state_word(st, W_X_PENDING, ok ? 1u : 0u);
       break;
     }
     case SOP_BI_OMEGA: {  // a = s.s, b = t.s, c = t.t

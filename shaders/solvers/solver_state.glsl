@@ -1,8 +1,10 @@
 // The Krylov solvers' state in device memory (sparse/solvers/pass.hpp mirrors it): four u32
 // words, then the scalars as T. Word 0 is the stop reason (0 while running; the passes of an
 // iteration skip once it is set, so the iterations of a block after the stop change nothing),
-// word 1 the iterations completed, word 2 the breakdown cause. The first 16 + 2 T_SIZE bytes are
-// what the host reads back (status, iterations, cause, r.r, b.b).
+// word 1 the iterations completed, word 2 the breakdown cause, word 3 (CG) 1 while the x update
+// of the alpha last computed is pending (CG's p pass applies it, also in the iteration the stop
+// is found in). The first 16 + 2 T_SIZE bytes are what the host reads back (status, iterations,
+// cause, r.r, b.b).
 #ifndef VKPRIM_SOLVER_STATE_GLSL
 #define VKPRIM_SOLVER_STATE_GLSL
 
@@ -22,6 +24,7 @@
 #define W_STATUS 0u
 #define W_ITERATIONS 1u
 #define W_CAUSE 2u
+#define W_X_PENDING 3u
 
 // Scalars (T), from byte 16.
 #define S_RR 0u     // r.r of the current residual

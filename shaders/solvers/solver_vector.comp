@@ -8,7 +8,11 @@
 // adds its products serially in element order, the workgroup adds its invocations' sums by the
 // fixed tree of workgroup_sum.glsl and writes one partial sum per slot, partials[slot * groups
 // + workgroup]: the same order on every run, so the sums are bit-identical run to run.
-// Every op but the two initial ones returns at once when the state's stop reason is set.
+// Every op but the two initial ones and CG's p pass returns at once when the state's stop reason
+// is set; the p pass returns when no x update is pending (solver_state.glsl, W_X_PENDING), and
+// updates only x once the stop reason is set.
+// CG's z = inv_diag * r is recomputed where it is read (the update's r.z and the p pass), never
+// stored.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "workgroup_sum.glsl"
@@ -20,7 +24,7 @@
 #define V_R 2
 #define V_P 3
 #define V_Q 4   // q = A p (CG), v = A y (BiCGSTAB)
-#define V_Z 5   // M r (CG), M s (BiCGSTAB); r or s itself without a preconditioner
+#define V_Z 5   // M s (BiCGSTAB; s itself without a preconditioner)
 #define V_R0 6
 #define V_Y 7   // M p (BiCGSTAB); p itself without a preconditioner
 #define V_S 8
@@ -36,7 +40,12 @@ void main() {
   const uint op = pc.op;
   const bool init = op == OP_CG_INIT || op == OP_BI_INIT;
   // Dynamically uniform: every invocation reads the same word, written before this pass.
-  if (!init && state_word(pc.state_addr, W_STATUS) != STOP_RUNNING) return;
+  const bool running = state_word(pc.state_addr, W_STATUS) == STOP_RUNNING;
+  if (op == OP_CG_P) {
+    if (state_word(pc.state_addr, W_X_PENDING) == 0u) return;
+  } else if (!init && !running) {
+    return;
+  }
   const uint lid = gl_LocalInvocationID.x;
   const bool pre = pc.inv_diag_addr != 0ul;
   const uint64_t stride = uint64_t(pc.groups) * WG_SIZE;
@@ -49,12 +58,11 @@ void main() {
   T acc0 = T(0), acc1 = T(0), acc2 = T(0);
   for (uint64_t i = uint64_t(gl_WorkGroupID.x) * WG_SIZE + lid; i < uint64_t(pc.n); i += stride) {
     switch (op) {
-      case OP_CG_INIT: {  // r = b, x = 0, z = M r, p = z; r.r, r.z
+      case OP_CG_INIT: {  // r = b, x = 0, p = M r; r.r, r.z
         const T r = ld(pc.v[V_B], i);
         const T z = pre ? ld(pc.inv_diag_addr, i) * r : r;
         st(pc.v[V_R], i, r);
         st(pc.v[V_X], i, T(0));
-        if (pre) st(pc.v[V_Z], i, z);
         st(pc.v[V_P], i, z);
         acc0 += r * r;
         acc1 += r * z;
@@ -63,20 +71,24 @@ void main() {
       case OP_CG_DOT:  // p.q
         acc2 += ld(pc.v[V_P], i) * ld(pc.v[V_Q], i);
         break;
-      case OP_CG_UPDATE: {  // x += alpha p, r -= alpha q, z = M r; r.r, r.z
-        const T p = ld(pc.v[V_P], i);
-        st(pc.v[V_X], i, ld(pc.v[V_X], i) + alpha * p);
+      case OP_CG_UPDATE: {  // r -= alpha q; r.r, r.z (z = M r)
         const T r = ld(pc.v[V_R], i) - alpha * ld(pc.v[V_Q], i);
         st(pc.v[V_R], i, r);
         const T z = pre ? ld(pc.inv_diag_addr, i) * r : r;
-        if (pre) st(pc.v[V_Z], i, z);
         acc0 += r * r;
         acc1 += r * z;
         break;
       }
-      case OP_CG_P:  // p = z + beta p
-        st(pc.v[V_P], i, ld(pc.v[V_Z], i) + beta * ld(pc.v[V_P], i));
+      case OP_CG_P: {  // x += alpha p; then, while running, p = M r + beta p
+        const T p = ld(pc.v[V_P], i);
+        st(pc.v[V_X], i, ld(pc.v[V_X], i) + alpha * p);
+        if (running) {
+          const T r = ld(pc.v[V_R], i);
+          const T z = pre ? ld(pc.inv_diag_addr, i) * r : r;
+          st(pc.v[V_P], i, z + beta * p);
+        }
         break;
+      }
       case OP_BI_INIT: {  // r = r0 = b, x = p = v = 0; r.r
         const T r = ld(pc.v[V_B], i);
         st(pc.v[V_R], i, r);

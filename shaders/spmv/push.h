@@ -76,7 +76,9 @@ VKPRIM_PUSH_BEGIN(SpmvRowsPush)     // spmv_rows.comp
   VKPRIM_PUSH_U32(flags, 68)        // bit 0: beta is zero (y is not read)
   VKPRIM_PUSH_U32(long_threshold, 72)  // split kernel: rows longer than this are left to
                                     // spmv_long; 0: none
-VKPRIM_PUSH_END(SpmvRowsPush, 80)
+  VKPRIM_PUSH_U64(dot_addr, 80)     // DOT build: out, one T per workgroup (the workgroup's
+                                    // sum of y[row] * x[row] over its rows)
+VKPRIM_PUSH_END(SpmvRowsPush, 88)
 #endif
 
 // Split kernel's lists of long and huge rows.

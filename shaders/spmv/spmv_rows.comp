@@ -22,6 +22,10 @@
 // the same bits as this kernel with the same L.
 // COMPLEX build: values, x and y are complex (spmv_value.glsl: two T each, real part first);
 // products are complex, sums and the tree as above per part, alpha and beta real.
+// DOT build (real values, square A, no window, no long rows; the CG solver's A p with p.Ap):
+// also writes, per workgroup, the sum of y[row] * x[row] over its rows (the values it writes to
+// y), added by the fixed tree of workgroup_sum.glsl, to dot_addr[workgroup]: one partial per
+// workgroup of the grid, in the same order on every run.
 #include "vkprim.glsl"
 #include "value_type.glsl"
 #include "csr.glsl"
@@ -38,6 +42,10 @@
 
 #if !defined(SUBGROUP)
 shared V s_part[gl_WorkGroupSize.x];
+#endif
+#if defined(DOT)
+#define WORKGROUP_SUM_ONE
+#include "workgroup_sum.glsl"
 #endif
 #if defined(WINDOW)
 #include "counts_scan.glsl"
@@ -99,21 +107,25 @@ V read_y(uint64_t row) {
 }
 
 // y[row] = alpha * acc + beta * y_old, y_old = read_y(row) (every row, empty ones included,
-// goes through here).
-void write_y(uint64_t row, V acc, V y_old) {
+// goes through here); returns the value written.
+V write_y(uint64_t row, V acc, V y_old) {
   VBuf yb = VBuf(pc.y_addr + row * V_SIZE);
   const T alpha = T_FROM_BITS(pc.alpha_bits);
+  V y;
   if ((pc.flags & 1u) != 0u) {
-    yb.v[0] = alpha * acc;
+    y = alpha * acc;
   } else {
     const T beta = T_FROM_BITS(pc.beta_bits);
-    yb.v[0] = alpha * acc + beta * y_old;
+    y = alpha * acc + beta * y_old;
   }
+  yb.v[0] = y;
+  return y;
 }
 
 // The lane group `slot` of the workgroup (L = 2^lane_shift lanes) sums row `row` (nothing when
-// !live) and its lane 0 writes y. Called by every invocation in uniform control flow.
-void sum_row(uint64_t row, bool live, uint lane) {
+// !live) and its lane 0 writes y. Called by every invocation in uniform control flow. Returns,
+// on the lane that writes y, y[row] * x[row] in the DOT build (0 elsewhere and otherwise).
+T sum_row(uint64_t row, bool live, uint lane) {
   const uint L = 1u << pc.lane_shift;
   uint64_t begin = 0ul, end = 0ul;
   if (live) {
@@ -130,6 +142,10 @@ void sum_row(uint64_t row, bool live, uint lane) {
   // after them.
   V y_old = V(0);
   if (live && !is_long && lane == 0u) y_old = read_y(row);
+#if defined(DOT)
+  T x_row = T(0);  // loaded early for the same reason
+  if (live && lane == 0u) x_row = TBuf(pc.x_addr + row * T_SIZE).v[0];
+#endif
   // Each step takes UNROLL entries per lane (UNROLL * L per lane group): independent loads in
   // flight, and a loop count that stays under llvmpipe's (lavapipe's) cap of 65535 loop
   // iterations per invocation for rows up to 65535 * UNROLL * L entries (the automatic choice
@@ -168,7 +184,14 @@ void sum_row(uint64_t row, bool live, uint lane) {
   barrier();  // s_part is read before a next call overwrites it
 #endif
 
-  if (live && !is_long && lane == 0u) write_y(row, acc, y_old);
+  T dot = T(0);
+  if (live && !is_long && lane == 0u) {
+    const V y = write_y(row, acc, y_old);
+#if defined(DOT)
+    dot = y * x_row;
+#endif
+  }
+  return dot;
 }
 
 void main() {
@@ -218,6 +241,10 @@ void main() {
   // Surplus workgroups of a 2-D grid: the whole workgroup leaves (uniform).
   if (uint64_t(group) * rows_per_pass >= uint64_t(pc.rows)) return;
   const uint64_t row = uint64_t(group) * rows_per_pass + slot;
-  sum_row(row, row < uint64_t(pc.rows), lane);
+  T dot = sum_row(row, row < uint64_t(pc.rows), lane);
+#if defined(DOT)
+  workgroup_sum1(dot);
+  if (gl_LocalInvocationID.x == 0u) TBuf(pc.dot_addr + uint64_t(group) * T_SIZE).v[0] = dot;
+#endif
 #endif
 }

@@ -28,6 +28,11 @@ vkprim_shader_family(spmv_rows SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r
 vkprim_shader_family(spmv_rows_window SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
                      DEFINES VALUE_@real@=1 WINDOW=1
                      AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
+# spmv_rows_dot: the row kernel that also writes per-workgroup partial sums of y[row] * x[row]
+# (CG's A p with p.Ap, sparse/spmv/dot.hpp).
+vkprim_shader_family(spmv_rows_dot SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg
+                     DEFINES VALUE_@real@=1 DOT=1
+                     AXIS_DEFINES layer=sg:SUBGROUP=1 row_ptr=r64:ROWPTR_64=1)
 # spmv_rows_complex, spmv_rows_window_complex: the same for complex values (COMPLEX: two parts
 # of the `real` type each, shaders/common/spmv_value.glsl).
 vkprim_shader_family(spmv_rows_complex SOURCE spmv_rows.comp AXES real=f32,f64 row_ptr=r32,r64 layer=sg,wg

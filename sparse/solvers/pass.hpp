@@ -17,7 +17,7 @@ enum SolverVec : uint32_t {
   kVecR = 2,
   kVecP = 3,
   kVecQ = 4,  // q = A p (CG), v = A y (BiCGSTAB)
-  kVecZ = 5,  // M r (CG), M s (BiCGSTAB); r or s itself without a preconditioner
+  kVecZ = 5,  // M s (BiCGSTAB; s itself without a preconditioner); CG recomputes M r
   kVecR0 = 6,
   kVecY = 7,  // M p (BiCGSTAB); p itself without a preconditioner
   kVecS = 8,
@@ -52,10 +52,12 @@ inline constexpr uint32_t kSolverScalarPushBytes = sizeof(SolverScalarPush);
 
 inline constexpr uint32_t kSolverDiagonalPushBytes = sizeof(SolverDiagonalPush);
 
-// The state (solver_state.glsl): 4 u32 words (stop reason, iterations, breakdown cause, pad),
+// The state (solver_state.glsl): 4 u32 words (stop reason, iterations, breakdown cause, CG's
+// pending x update),
 // then 7 scalars of the value type; the status the host reads is its first 16 + 2 scalars.
 inline constexpr uint64_t kSolverStateBytes = 128;
 inline constexpr uint32_t kSolverPartialSlots = 6;
+inline constexpr uint32_t kSolverSlotPq = 2;  // SLOT_PQ: p.q (CG), r0.v (BiCGSTAB)
 inline constexpr uint32_t kSolverScalarRr = 0, kSolverScalarBb = 1;
 
 }  // namespace vkprim::sparse::detail

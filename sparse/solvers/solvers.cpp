@@ -15,6 +15,7 @@
 #include "core/pipeline.hpp"
 #include "core/temp_storage.hpp"
 #include "solvers/pass.hpp"
+#include "spmv/dot.hpp"
 #include "solvers/policy.hpp"
 
 namespace vkprim::sparse {
@@ -43,14 +44,16 @@ Status check_limits(double tolerance, uint64_t max_iterations, uint32_t check_ev
 
 }  // namespace
 
-// The workspace of one solve: the state, the partial sums, the method's vectors and the
-// Spmv's temporary storage, each 16-byte aligned.
+// The workspace of one solve: the state, the partial sums (the vector passes', then the
+// product's p.Ap when CG's product sums it, dot.hpp), the method's vectors and the Spmv's
+// temporary storage, each 16-byte aligned.
 struct KrylovLayout {
-  uint64_t state = 0, partials = 0, spmv = 0, total = 0;
+  uint64_t state = 0, partials = 0, dot_partials = 0, spmv = 0, total = 0;
   uint64_t vec[kVecCount] = {};  // offsets; roles a method does not use stay 0
   uint32_t groups = 1;
   KrylovLayout() = default;
-  KrylovLayout(KrylovMethod m, bool jacobi, uint64_t rows, uint32_t esz, uint64_t spmv_bytes) {
+  KrylovLayout(KrylovMethod m, bool jacobi, uint64_t rows, uint32_t esz, uint64_t spmv_bytes,
+               uint64_t product_partials = 0) {
     groups = tuning::solver_groups(rows);
     uint64_t at = 0;
     auto take = [&at](uint64_t bytes) {
@@ -60,13 +63,12 @@ struct KrylovLayout {
     };
     state = take(kSolverStateBytes);
     partials = take(uint64_t(kSolverPartialSlots) * groups * esz);
+    if (product_partials) dot_partials = take(product_partials * esz);
     const uint64_t vb = rows * esz;
     vec[kVecR] = take(vb);
     vec[kVecP] = take(vb);
     vec[kVecQ] = take(vb);
-    if (m == KrylovMethod::cg) {
-      vec[kVecZ] = jacobi ? take(vb) : vec[kVecR];
-    } else {
+    if (m != KrylovMethod::cg) {  // CG's z = M r is recomputed where it is read
       vec[kVecR0] = take(vb);
       vec[kVecS] = take(vb);
       vec[kVecT] = take(vb);
@@ -84,6 +86,7 @@ struct KrylovPlan {
   uint32_t esz = 4;
   KrylovOptions opt;
   Pipeline vector, scalar, diagonal[2];
+  uint32_t scalar_wg = tuning::kSolverScalarWorkgroup;
   std::optional<Spmv> spmv;
   std::optional<Copy> copy;
   std::optional<Fill> fill;
@@ -93,6 +96,8 @@ struct KrylovPlan {
   uint64_t p_rows = 0, p_nnz = 0;
   bool p_row_ptr_64 = false;
   SpmvAnalysis analysis;
+  // CG: the product's partials of p.Ap (SpmvDotAccess::partials; 0: the p.q pass sums them).
+  uint64_t product_partials = 0;
   // bind(): the system.
   bool bound = false;
   CsrView a;
@@ -103,8 +108,14 @@ struct KrylovPlan {
   bool jacobi() const { return opt.preconditioner == Preconditioner::jacobi; }
   bool cg() const { return opt.method == KrylovMethod::cg; }
 
+  // CG's workspace has room for the most product partials the plan takes (policy.hpp).
+  uint64_t partials_room(uint64_t rows) const {
+    return cg() ? tuning::solver_product_partials_max(rows) : 0;
+  }
   uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const {
-    return KrylovLayout(opt.method, jacobi(), rows, esz, spmv->temp_bytes(rows, nnz)).total;
+    return KrylovLayout(opt.method, jacobi(), rows, esz, spmv->temp_bytes(rows, nnz),
+                        partials_room(rows))
+        .total;
   }
 
   Status check_matrix(const CsrView& m, const char* who) const {
@@ -146,12 +157,14 @@ struct KrylovPlan {
     compute_to_compute_barrier(*ctx, cmd);
     vector.dispatch(cmd, &p, L.groups);
   }
-  void scalar_pass(VkCommandBuffer cmd, SolverScalarOp op) const {
+  // partials_addr / groups: the partials the pass adds (0: the vector passes', L.groups each).
+  void scalar_pass(VkCommandBuffer cmd, SolverScalarOp op, uint64_t partials_addr = 0,
+                   uint64_t groups = 0) const {
     SolverScalarPush p{};
     p.state_addr = temp.address + L.state;
-    p.partials_addr = temp.address + L.partials;
+    p.partials_addr = partials_addr ? partials_addr : temp.address + L.partials;
     p.tol2_bits = value_bits(opt.tolerance * opt.tolerance, type);
-    p.groups = L.groups;
+    p.groups = uint32_t(groups ? groups : L.groups);
     p.op = op;
     p.max_iterations = max_iterations;
     compute_to_compute_barrier(*ctx, cmd);
@@ -167,9 +180,19 @@ struct KrylovPlan {
 
   Status record_iteration(VkCommandBuffer cmd) const {
     if (cg()) {
-      VKPRIM_TRY(product(cmd, kVecP, kVecQ));
-      vec_pass(cmd, kOpCgDot);
-      scalar_pass(cmd, kSopCgAlpha);
+      if (product_partials) {  // q = A p with the partials of p.q
+        const uint64_t vb = a.rows * esz;
+        compute_to_compute_barrier(*ctx, cmd);
+        VKPRIM_TRY(SpmvDotAccess::record(*spmv, cmd, a, temp.sub(L.vec[kVecP], vb),
+                                         temp.sub(L.vec[kVecQ], vb), analysis,
+                                         temp.address + L.dot_partials));
+        scalar_pass(cmd, kSopCgAlpha, temp.address + L.dot_partials, product_partials);
+      } else {
+        VKPRIM_TRY(product(cmd, kVecP, kVecQ));
+        vec_pass(cmd, kOpCgDot);
+        scalar_pass(cmd, kSopCgAlpha, temp.address + L.partials + uint64_t(kSolverSlotPq) * L.groups * esz,
+                    L.groups);
+      }
       vec_pass(cmd, kOpCgUpdate);
       scalar_pass(cmd, kSopCgBeta);
       vec_pass(cmd, kOpCgP);
@@ -226,9 +249,12 @@ Result<KrylovSolver> KrylovSolver::create(const Context& context, ValueType type
                                       detail::kSolverVectorPushBytes, tuning::kSolverWorkgroup, 1);
   if (!vec) return vec.error();
   plan->vector = std::move(*vec);
+  plan->scalar_wg = tuning::solver_scalar_workgroup(ctx.device_class.cpu(),
+                                                    ctx.caps.max_workgroup_invocations,
+                                                    ctx.caps.max_shared_memory, plan->esz);
   auto sc =
       detail::Pipeline::create(ctx, variants::solver_scalar(real), detail::kSolverScalarPushBytes,
-                               tuning::kSolverScalarWorkgroup, 1);
+                               plan->scalar_wg, 1);
   if (!sc) return sc.error();
   plan->scalar = std::move(*sc);
   if (o.preconditioner == Preconditioner::jacobi)
@@ -242,6 +268,7 @@ Result<KrylovSolver> KrylovSolver::create(const Context& context, ValueType type
   auto sp = Spmv::create(context, type, o.spmv);
   if (!sp) return sp.error();
   plan->spmv = std::move(*sp);
+  if (o.method == KrylovMethod::cg) VKPRIM_TRY(detail::SpmvDotAccess::enable(*plan->spmv));
   auto copy = Copy::create(context);
   if (!copy) return copy.error();
   plan->copy = std::move(*copy);
@@ -328,11 +355,20 @@ Status KrylovSolver::prepare(Runtime& rt, const CsrView& a) {
     }
   }
   p.analysis = *an;
+  p.product_partials = 0;
+  if (p.cg()) {
+    const uint64_t parts = detail::SpmvDotAccess::partials(*p.spmv, a, *an);
+    if (parts <= p.partials_room(a.rows)) p.product_partials = parts;
+  }
   p.p_rows = a.rows;
   p.p_nnz = a.nnz;
   p.p_row_ptr_64 = a.row_ptr_64;
   p.prepared = true;
   return {};
+}
+
+bool KrylovSolver::product_sums_dot() const {
+  return plan_->prepared && plan_->product_partials != 0;
 }
 
 Status KrylovSolver::bind(const CsrView& a, BufferView b, BufferView x, BufferView temp) {
@@ -367,7 +403,7 @@ Status KrylovSolver::bind(const CsrView& a, BufferView b, BufferView x, BufferVi
   p.x = x;
   p.temp = tv;
   p.L = detail::KrylovLayout(p.opt.method, p.jacobi(), a.rows, p.esz,
-                             p.spmv->temp_bytes(a.rows, a.nnz));
+                             p.spmv->temp_bytes(a.rows, a.nnz), p.partials_room(a.rows));
   const uint64_t max_it = p.opt.max_iterations ? p.opt.max_iterations : 2 * a.rows;
   p.max_iterations = uint32_t(std::min<uint64_t>(max_it, 0xFFFFFFFFu));
   p.bound = true;

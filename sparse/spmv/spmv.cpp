@@ -19,6 +19,7 @@
 #include "core/temp_storage.hpp"
 #include "core/pipeline.hpp"
 #include "scan/pass.hpp"  // ScanInternals: the carries' scan checked up front
+#include "spmv/dot.hpp"
 #include "spmv/pass.hpp"
 
 namespace vkprim::sparse {
@@ -99,6 +100,10 @@ struct SpmvPlan {
   Pipeline partition[2], nnz_partition[2], tiles[2], fixup;
   Pipeline rows_kernel[2], rows_window[2], stream_kernel[2], stats[2], list_kernel[2],
       long_kernel[2];
+  // The row kernel's DOT build (dot.hpp), made by SpmvDotAccess::enable.
+  Pipeline rows_dot[2];
+  bool has_rows_dot = false;
+  uint32_t rows_required_subgroup = 0;  // the row kernel's required subgroup size (0: none)
   std::optional<SegmentedScan> carry_scan;
   std::optional<Fill> fill;
   std::optional<Map> map;
@@ -538,9 +543,21 @@ struct SpmvPlan {
     return {};
   }
 
+  // The row kernel's pipeline description for one of its builds.
+  vkprim::detail::PipelineDesc rows_desc(vkprim::detail::Shader shader) const {
+    vkprim::detail::PipelineDesc d;
+    d.shader = shader;
+    d.push_bytes = detail::kSpmvRowsPushBytes;
+    d.workgroup_size = tuning::kSpmvRowsWorkgroup;
+    d.items = 1;
+    d.required_subgroup_size = rows_required_subgroup;
+    return d;
+  }
+
+  // dot_addr != 0: the DOT build (alpha 1, beta 0, no window, no long rows; dot.hpp).
   Status record_rows(VkCommandBuffer cmd, const CsrView& a, BufferView x, BufferView y,
                      double alpha, double beta, uint32_t lanes, bool skip_empty = false,
-                     uint32_t long_threshold = 0) const {
+                     uint32_t long_threshold = 0, uint64_t dot_addr = 0) const {
     // Rows per workgroup: one per lane group, or a window (spmv_rows.comp, WINDOW).
     const uint64_t per_group = skip_empty ? tuning::kSpmvRowsWindow
                                           : tuning::kSpmvRowsWorkgroup / lanes;
@@ -562,9 +579,11 @@ struct SpmvPlan {
                     uint32_t(a.cols),
                     uint32_t(std::countr_zero(lanes)),
                     beta == 0.0 ? kSpmvBetaZero : 0u,
-                    long_threshold};
+                    long_threshold,
+                    dot_addr};
     const int w = a.row_ptr_64 ? 1 : 0;
-    (skip_empty ? rows_window[w] : rows_kernel[w]).dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
+    const Pipeline& pipe = dot_addr ? rows_dot[w] : skip_empty ? rows_window[w] : rows_kernel[w];
+    pipe.dispatch(cmd, &rp, uint32_t(gx), uint32_t(gy));
     return {};
   }
 
@@ -862,23 +881,20 @@ Result<Spmv> Spmv::create(const Context& context, ValueType type, const SpmvOpti
       if (!tiles) return tiles.error();
       plan->tiles[w] = std::move(*tiles);
     }
+    if (rows_subgroup && caps.subgroup_size_control &&
+        caps.min_subgroup_size != caps.max_subgroup_size)
+      plan->rows_required_subgroup = sg_size;
     for (const bool window : {false, true}) {
       if (!plan->has_rows() || (window && !plan->has_rows_window())) continue;
-      vkprim::detail::PipelineDesc d;
       const auto layer = variants::layer_axis(rows_subgroup);
+      vkprim::detail::Shader shader{};
       if (plan->complex)
-        d.shader = window ? variants::spmv_rows_window_complex(real, rp, layer)
-                          : variants::spmv_rows_complex(real, rp, layer);
+        shader = window ? variants::spmv_rows_window_complex(real, rp, layer)
+                        : variants::spmv_rows_complex(real, rp, layer);
       else
-        d.shader = window ? variants::spmv_rows_window(real, rp, layer)
-                          : variants::spmv_rows(real, rp, layer);
-      d.push_bytes = detail::kSpmvRowsPushBytes;
-      d.workgroup_size = tuning::kSpmvRowsWorkgroup;
-      d.items = 1;
-      if (rows_subgroup && caps.subgroup_size_control &&
-          caps.min_subgroup_size != caps.max_subgroup_size)
-        d.required_subgroup_size = sg_size;
-      auto rk = detail::Pipeline::create(ctx, d);
+        shader = window ? variants::spmv_rows_window(real, rp, layer)
+                        : variants::spmv_rows(real, rp, layer);
+      auto rk = detail::Pipeline::create(ctx, plan->rows_desc(shader));
       if (!rk) return rk.error();
       (window ? plan->rows_window[w] : plan->rows_kernel[w]) = std::move(*rk);
     }
@@ -1019,6 +1035,54 @@ Status Spmv::record(VkCommandBuffer cmd, std::span<const CsrView> blocks, Buffer
   }
   return plan_->record_blocks(cmd, blocks, x, y, alpha, beta, analyses, temp);
 }
+
+namespace detail {
+
+Status SpmvDotAccess::enable(Spmv& spmv) {
+  SpmvPlan& p = *spmv.plan_;
+  if (p.has_rows_dot || p.complex || !p.has_rows()) return {};  // partials() says 0 for the last two
+  namespace variants = vkprim::detail::variants;
+  const auto real = variants::real_axis(p.type);
+  const auto layer = variants::layer_axis(p.rows_subgroup);
+  for (int w = 0; w < 2; ++w) {
+    auto pipe = Pipeline::create(
+        *p.ctx, p.rows_desc(variants::spmv_rows_dot(real, variants::row_ptr_axis(w == 1), layer)));
+    if (!pipe) return pipe.error();
+    p.rows_dot[w] = std::move(*pipe);
+  }
+  p.has_rows_dot = true;
+  return {};
+}
+
+uint64_t SpmvDotAccess::partials(const Spmv& spmv, const CsrView& a, const SpmvAnalysis& an) {
+  const SpmvPlan& p = *spmv.plan_;
+  if (!p.has_rows_dot || a.complex || a.rows == 0 || a.rows != a.cols) return 0;
+  SpmvKernel k = SpmvKernel::merge;
+  uint32_t lanes = 1;
+  bool skip_empty = false;
+  if (!p.resolve(a, &an, k, lanes, skip_empty) || k != SpmvKernel::rows || skip_empty) return 0;
+  if (!p.check_limits(a, k, lanes, false)) return 0;
+  const uint64_t per_group = tuning::kSpmvRowsWorkgroup / lanes;
+  return (a.rows + per_group - 1) / per_group;
+}
+
+Status SpmvDotAccess::record(const Spmv& spmv, VkCommandBuffer cmd, const CsrView& a,
+                             BufferView x, BufferView y, const SpmvAnalysis& an,
+                             uint64_t partials_addr) {
+  const SpmvPlan& p = *spmv.plan_;
+  if (partials(spmv, a, an) == 0 || partials_addr == 0)
+    return make_error(Errc::invalid_argument,
+                      "Spmv: this product has no row kernel with p.Ap (SpmvDotAccess::partials "
+                      "is 0) or no partials' address");
+  VKPRIM_TRY(p.check(a, x, y));
+  SpmvKernel k = SpmvKernel::merge;
+  uint32_t lanes = 1;
+  bool skip_empty = false;
+  VKPRIM_TRY(p.resolve(a, &an, k, lanes, skip_empty));
+  return p.record_rows(cmd, a, x, y, 1.0, 0.0, lanes, false, 0, partials_addr);
+}
+
+}  // namespace detail
 
 Status spmv(Runtime& rt, const CsrView& a, BufferView x, BufferView y, double alpha, double beta,
             const SpmvOptions& options) {

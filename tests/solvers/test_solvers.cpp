@@ -254,6 +254,88 @@ TEST_CASE("CG and Jacobi CG match Eigen on Poisson problems, f64 and f32", "[sol
   }
 }
 
+namespace {
+// A CG solve with the given options (its Spmv plan's kernel and build): the status, x, and
+// whether the product summed p.Ap.
+template <class T>
+std::pair<GpuResult<T>, bool> cg_with(const EigenCsr& a, const std::vector<double>& b,
+                                      KrylovOptions o) {
+  Runtime& rt = test::gpu();
+  DeviceCsrOptions dopt;
+  dopt.values = value_type_of<T>();
+  const DeviceCsr A = DeviceCsr::upload(rt, test::to_csr_matrix(a), dopt).value();
+  KrylovSolver s = KrylovSolver::create(rt.context(), value_type_of<T>(), o).value();
+  s.prepare(rt, A.view()).value();
+  const bool fused = s.product_sums_dot();
+  std::vector<T> bt(b.begin(), b.end());
+  Buffer bb = rt.upload(bt).value();
+  Buffer xb = test::poisoned(rt, b.size() * sizeof(T));
+  Buffer temp = rt.alloc(s.temp_bytes(A.rows(), A.nnz())).value();
+  s.bind(A.view(), bb.view(), xb.view(), temp.view()).value();
+  GpuResult<T> r;
+  r.status = s.solve(rt).value();
+  r.x = rt.download<T>(xb.view(), b.size()).value();
+  return {r, fused};
+}
+}  // namespace
+
+TEST_CASE("CG's product sums p.Ap where the row kernel runs A p, with the solve of a p.q pass",
+          "[solvers][cg][dot]") {
+  const EigenCsr p2 = poisson2d(20), p3 = poisson3d(7);
+  const std::vector<std::pair<std::string, const EigenCsr*>> ms = {{"poisson2d 20", &p2},
+                                                                    {"poisson3d 7", &p3}};
+  for (const auto& [name, a] : ms)
+    for (const auto pre : {Preconditioner::none, Preconditioner::jacobi})
+      for (const bool subgroup : {true, false}) {
+        INFO(name << ", " << to_string(pre) << ", " << (subgroup ? "subgroup" : "shared memory"));
+        const auto b = rhs(size_t(a->rows()), 5);
+        KrylovOptions o;
+        o.preconditioner = pre;
+        o.tolerance = 1e-5;
+        o.spmv.use_subgroup_ops = subgroup;
+        KrylovOptions rows = o, merge = o;
+        rows.spmv.kernel = SpmvKernel::rows;
+        rows.spmv.row_lanes = 4;
+        merge.spmv.kernel = SpmvKernel::merge;
+        const auto [ga, fa] = cg_with<float>(*a, b, o);        // the automatic choice
+        const auto [gr, fr] = cg_with<float>(*a, b, rows);     // row kernel, 4 lanes
+        const auto [gm, fm] = cg_with<float>(*a, b, merge);    // merge path: a p.q pass
+        CHECK(fa);
+        CHECK(fr);
+        CHECK_FALSE(fm);
+        for (const auto* g : {&ga, &gr, &gm}) {
+          REQUIRE(g->status.reason == StopReason::converged);
+          CHECK(true_residual(*a, b, g->xd()) <= 1e-4);
+          const double di = std::abs(double(g->status.iterations) - double(gm.status.iterations));
+          CHECK(di <= 2);
+          CHECK((g->xd() - gm.xd()).norm() <= 1e-4 * gm.xd().norm());
+        }
+        if (has_f64()) {
+          KrylovOptions d = o;
+          d.tolerance = 1e-10;
+          KrylovOptions dm = d;
+          dm.spmv.kernel = SpmvKernel::merge;
+          const auto [da, fda] = cg_with<double>(*a, b, d);
+          const auto [dmm, fdm] = cg_with<double>(*a, b, dm);
+          CHECK(fda);
+          CHECK_FALSE(fdm);
+          REQUIRE(da.status.reason == StopReason::converged);
+          REQUIRE(dmm.status.reason == StopReason::converged);
+          CHECK(std::abs(double(da.status.iterations) - double(dmm.status.iterations)) <= 1);
+          CHECK((da.xd() - dmm.xd()).norm() <= 1e-8 * dmm.xd().norm());
+        }
+      }
+  // BiCGSTAB has no such product.
+  Runtime& rt = test::gpu();
+  KrylovOptions bo;
+  bo.method = KrylovMethod::bicgstab;
+  KrylovSolver bs = KrylovSolver::create(rt.context(), ValueType::f32, bo).value();
+  CHECK_FALSE(bs.product_sums_dot());
+  const DeviceCsr A = DeviceCsr::upload(rt, test::to_csr_matrix(p2)).value();
+  bs.prepare(rt, A.view()).value();
+  CHECK_FALSE(bs.product_sums_dot());
+}
+
 TEST_CASE("BiCGSTAB and Jacobi BiCGSTAB match Eigen on a convection-diffusion problem",
           "[solvers][bicgstab]") {
   const EigenCsr a = convection_diffusion(20, 1.5);

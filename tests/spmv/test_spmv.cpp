@@ -20,6 +20,7 @@
 #include <vkprim/sparse/spmv.hpp>
 
 #include "sparse_gpu_support.hpp"
+#include "spmv/dot.hpp"   // sparse::detail::SpmvDotAccess: the CG solver's product with p.Ap
 #include "spmv/pass.hpp"  // sparse::detail::tuning: the split kernel's huge rows
 #include "test_support.hpp"
 
@@ -744,6 +745,77 @@ TEST_CASE("SpMV row kernel: bit-identical from run to run and between its two bu
       REQUIRE(std::memcmp(first.data(), wg.data(), first.size() * sizeof(float)) == 0);
     }
   }
+}
+
+namespace {
+// The row kernel's DOT build on square A: y as the row kernel writes it, bit for bit, and the
+// partials (one per workgroup: ceil(rows / (256 / L))) adding up to y.x, bit-identical run to run.
+template <class T>
+void check_dot(const CooMatrix& m, const std::string& name, bool subgroup, uint32_t lanes) {
+  INFO(name << " (" << m.rows << " rows), " << to_string(value_type_of<T>()) << ", "
+            << (subgroup ? "subgroup" : "shared memory") << ", L" << lanes);
+  Runtime& rt = test::gpu();
+  DeviceCsrOptions dopt;
+  dopt.values = value_type_of<T>();
+  const DeviceCsr a = DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(m)), dopt).value();
+  Spmv& plan = plan_for(value_type_of<T>(), row_kernel(subgroup, lanes));
+  sparse::detail::SpmvDotAccess::enable(plan).value();
+  const SpmvAnalysis an = plan.analyze(rt, a.view()).value();
+  const uint64_t parts = sparse::detail::SpmvDotAccess::partials(plan, a.view(), an);
+  const uint64_t per_group = sparse::detail::tuning::kSpmvRowsWorkgroup / lanes;
+  REQUIRE(parts == (uint64_t(m.rows) + per_group - 1) / per_group);
+  const auto x = vector_values<T>(size_t(m.cols), 41);
+  const auto plain = gpu_spmv(a, x, x, 1.0, 0.0, row_kernel(subgroup, lanes));
+  Buffer pb = test::poisoned(rt, parts * sizeof(T));
+  std::vector<T> first;
+  for (int run = 0; run < 2; ++run) {
+    const auto y = run_product(x, x, 0.0, [&](VkCommandBuffer cmd, BufferView xv, BufferView yv) {
+      return sparse::detail::SpmvDotAccess::record(plan, cmd, a.view(), xv, yv, an, pb.address());
+    });
+    REQUIRE(std::memcmp(y.data(), plain.data(), y.size() * sizeof(T)) == 0);
+    const auto partials = rt.download<T>(pb.view(), parts).value();
+    if (run == 0) {
+      double sum = 0, mag = 0, ref = 0;
+      for (T v : partials) sum += double(v);
+      for (size_t i = 0; i < y.size(); ++i) {
+        ref += double(y[i]) * double(x[i]);
+        mag += std::abs(double(y[i]) * double(x[i]));
+      }
+      const double eps = sizeof(T) == 4 ? 1e-5 : 1e-13;
+      CHECK(std::abs(sum - ref) <= eps * (mag + 1.0));
+      first = partials;
+    } else {
+      REQUIRE(std::memcmp(first.data(), partials.data(), parts * sizeof(T)) == 0);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("SpMV row kernel with p.Ap (the CG solver's product): y and the partials' sum",
+          "[spmv][rows][dot]") {
+  std::vector<std::pair<std::string, CooMatrix>> ms = {{"stencil 50x50", stencil(50)},
+                                                       {"stencil 130x130", stencil(130)}};
+  for (auto& sh : test::generated_shapes())
+    if (sh.m.rows == sh.m.cols && sh.m.rows > 0) ms.emplace_back(sh.name, sh.m);
+  for (const auto& [name, m] : ms)
+    for (const bool subgroup : {true, false})
+      for (const uint32_t lanes : {1u, 2u, subgroup ? max_subgroup_lanes() : 32u}) {
+        check_dot<float>(m, name, subgroup, lanes);
+        if (test::gpu().caps().shader_float64) check_dot<double>(m, name, subgroup, lanes);
+      }
+  // No DOT product where the row kernel does not run or A is not square.
+  Runtime& rt = test::gpu();
+  const CooMatrix rect = stencil(20);
+  CooMatrix wide = test::empty_matrix(30, 40);
+  test::add_entry(wide, 3, 39, 1.0);
+  const DeviceCsr w = DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(wide))).value();
+  Spmv& rows = plan_for(ValueType::f32, row_kernel(true, 1));
+  sparse::detail::SpmvDotAccess::enable(rows).value();
+  CHECK(sparse::detail::SpmvDotAccess::partials(rows, w.view(), rows.analyze(rt, w.view()).value()) == 0);
+  Spmv& merge = plan_for(ValueType::f32, forced(SpmvKernel::merge));
+  sparse::detail::SpmvDotAccess::enable(merge).value();
+  const DeviceCsr sq = DeviceCsr::upload(rt, test::to_csr_matrix(test::eigen_reference(rect))).value();
+  CHECK(sparse::detail::SpmvDotAccess::partials(merge, sq.view(), merge.analyze(rt, sq.view()).value()) == 0);
 }
 
 namespace {

@@ -44,19 +44,21 @@ struct SolveCliOptions {
   sparse::Preconditioner precond = sparse::Preconditioner::none;
   double tol = 0;  // 0: 1e-8 for f64, 1e-5 for f32
   uint64_t max_iterations = 0;
+  uint32_t check_every = 0;  // 0: KrylovOptions' default
   bool check = true;  // false: --no-check
 };
 
 // The bytes one iteration of the solver's passes reads and writes at the least: each SpMV reads
 // the matrix (values, column indices, row offsets) and its input vector once and writes its
 // output; each vector pass (shaders/solvers/solver_vector.comp) reads and writes every vector it
-// touches once. CG: A p, then p.q (2 vectors), x += alpha p and r -= alpha q (4 read, 2
-// written), p = r + beta p (3); Jacobi adds the inverse diagonal read and z = M r written.
+// touches once. CG: A p with p.q summed by the product (KrylovSolver::product_sums_dot; a
+// separate p.q pass adds 2 vectors), r -= alpha q (2 read, 1 written), x += alpha p and
+// p = r + beta p (3 read, 2 written); Jacobi adds the inverse diagonal's read to both passes.
 // BiCGSTAB: two SpMVs and 19 vector streams (23 with Jacobi).
 uint64_t iteration_bytes(sparse::KrylovMethod method, bool jacobi, uint64_t rows, uint64_t nnz,
                          uint64_t esz, uint64_t row_ptr_bytes) {
   const uint64_t spmv = nnz * (esz + 4) + (rows + 1) * row_ptr_bytes + 2 * rows * esz;
-  if (method == sparse::KrylovMethod::cg) return spmv + (jacobi ? 13 : 11) * rows * esz;
+  if (method == sparse::KrylovMethod::cg) return spmv + (jacobi ? 10 : 8) * rows * esz;
   return 2 * spmv + (jacobi ? 23 : 19) * rows * esz;
 }
 
@@ -75,6 +77,8 @@ struct SolveRecord {
   bool checked = false;  // against Eigen (not with --no-check)
   bool iterations_ok = false, residual_ok = false, diff_ok = false, verified = false;
   uint64_t iteration_bytes = 0;
+  uint32_t check_every = 0;
+  bool product_sums_dot = false;
 };
 
 // b from --rhs: ones, random (fixed hashed values in [-1, 1]), or a Matrix Market vector file
@@ -168,9 +172,12 @@ Result<SolveRecord> run_solve(Runtime& rt, const std::string& name, const sparse
   o.preconditioner = cli.precond;
   o.tolerance = rec.tol;
   o.max_iterations = rec.max_iterations;
+  if (cli.check_every) o.check_every = cli.check_every;
+  rec.check_every = o.check_every;
   auto solver = sparse::KrylovSolver::create(rt.context(), value_type_of<T>(), o);
   if (!solver) return solver.error();
   VKPRIM_TRY(solver->prepare(rt, a->view()));
+  rec.product_sums_dot = solver->product_sums_dot();
   VKPRIM_TRY(solver->reserve(n, a->nnz()));
   std::vector<T> bt(b->begin(), b->end());
   auto bb = rt.alloc(std::max<uint64_t>(n, 1) * sizeof(T));
@@ -303,6 +310,7 @@ void register_solve(CLI::App& app, Action& action) {
                                      precond = "none";
   static double tol = 0;
   static uint64_t max_iterations = 0;
+  static uint32_t check_every = sparse::KrylovOptions{}.check_every;
   static bool no_check = false;
   cmd->add_option("FILE", file, "Matrix file (.mtx, .mtx.gz, .bsp.h5); square");
   cmd->add_option("--generate", generate,
@@ -323,6 +331,11 @@ void register_solve(CLI::App& app, Action& action) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--max-iterations", max_iterations, "At most this many iterations (0: 2 * rows)")
       ->check(decimal_in(0, 0xFFFFFFFFull))
+      ->capture_default_str();
+  cmd->add_option("--check-every", check_every,
+                  "Iterations per status read (KrylovOptions::check_every): each read is a "
+                  "submission and a wait")
+      ->check(decimal_in(1, 0xFFFFFFFFull))
       ->capture_default_str();
   cmd->add_option("--json", json_path,
                   "Write JSON records to FILE (replaced only once complete; - for stdout: the "
@@ -367,6 +380,7 @@ void register_solve(CLI::App& app, Action& action) {
           precond == "jacobi" ? sparse::Preconditioner::jacobi : sparse::Preconditioner::none;
       cli.tol = tol;
       cli.max_iterations = max_iterations;
+      cli.check_every = check_every;
       cli.check = !no_check;
       auto rec = values == "f64" ? run_solve<double>(*rt, name, m, cli)
                                  : run_solve<float>(*rt, name, m, cli);
@@ -392,11 +406,15 @@ void register_solve(CLI::App& app, Action& action) {
                  reason, r.status.iterations, r.status.residual, r.true_residual);
       fmt::print(out,
                  "GPU time: {:.3f} ms over {} recorded iterations, {:.4f} ms per iteration run "
-                 "(timestamps); {:.1f} ms wall\n",
-                 r.gpu_ms, r.recorded_iterations, per_it, r.wall_ms);
-      fmt::print(out, "traffic: {:.1f} MB per iteration at the least ({:.0f} GB/s at this time)\n",
+                 "(timestamps); {:.1f} ms wall, a status read every {} iterations\n",
+                 r.gpu_ms, r.recorded_iterations, per_it, r.wall_ms, r.check_every);
+      fmt::print(out,
+                 "traffic: {:.1f} MB per iteration at the least ({:.0f} GB/s at this time){}\n",
                  double(r.iteration_bytes) / 1e6,
-                 per_it > 0 ? double(r.iteration_bytes) / (per_it * 1e6) : 0.0);
+                 per_it > 0 ? double(r.iteration_bytes) / (per_it * 1e6) : 0.0,
+                 method != "cg"          ? ""
+                 : r.product_sums_dot ? "; p.Ap summed by the product"
+                                      : "; p.Ap in a pass of its own");
       if (!r.checked) fmt::print(out, "check: skipped (--no-check)\n");
       else fmt::print(out, "Eigen {}: {} after {} iterations, error {:.3e}, residual {:.3e}\n", method,
                  r.eigen_info, r.eigen_iterations, r.eigen_error, r.eigen_true_residual);
@@ -430,6 +448,8 @@ void register_solve(CLI::App& app, Action& action) {
                        {"gpu_ms", r.gpu_ms},
                        {"ms_per_iteration", per_it},
                        {"iteration_bytes", r.iteration_bytes},
+                       {"check_every", r.check_every},
+                       {"product_sums_dot", r.product_sums_dot},
                        {"checked", r.checked},
                        {"wall_ms", r.wall_ms},
                        {"verified", r.verified}});

@@ -124,10 +124,11 @@ class KrylovSolver {
   // changed) for values create() refuses.
   Status set_limits(double tolerance, uint64_t max_iterations, uint32_t check_every);
 
-  // Workspace of a solve of a rows x rows matrix of nnz entries: the method's vectors (CG 3 or 4
-  // of rows elements, BiCGSTAB 6 or 8, the larger counts with Jacobi), the dot products'
-  // partial sums, the state and the Spmv's temporary storage. Pass a buffer that large to
-  // bind(), or call reserve() once outside recording and pass none.
+  // Workspace of a solve of a rows x rows matrix of nnz entries: the method's vectors (CG 3 of
+  // rows elements, BiCGSTAB 6, or 8 with Jacobi), the dot products' partial sums (CG: also
+  // those of its product, up to max(rows / 64, 65536) and at most rows), the state and the
+  // Spmv's temporary storage. Pass a buffer that large to bind(), or call reserve() once
+  // outside recording and pass none.
   uint64_t temp_bytes(uint64_t rows, uint64_t nnz) const;
   uint64_t temp_bytes(const CsrView& a) const { return temp_bytes(a.rows, a.nnz); }
   // Allocates the owned workspace for systems up to rows x nnz (outside recording; only to
@@ -142,6 +143,10 @@ class KrylovSolver {
   // invalid_argument naming the first row whose diagonal entry is missing, or zero or not
   // finite ("row 17 has no diagonal entry").
   Status prepare(Runtime& rt, const CsrView& a);
+  // After prepare(): whether CG's product A p also sums p.Ap (when the row kernel runs it with
+  // few enough workgroups; docs/sparse-gpu.md), so that an iteration has no p.q pass. False for
+  // BiCGSTAB and before prepare().
+  bool product_sums_dot() const;
 
   // The system to record: the prepared A (the same rows, cols and nnz; invalid_argument
   // otherwise, or before prepare()), b and x of rows aligned elements of type(), x overlapping

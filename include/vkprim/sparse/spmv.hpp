@@ -205,6 +205,7 @@ struct SpmvAnalysis {
 
 namespace detail {
 struct SpmvPlan;
+struct SpmvDotAccess;  // the Krylov solvers' product with p.Ap (sparse/spmv/dot.hpp)
 }
 
 class Spmv {
@@ -279,6 +280,7 @@ class Spmv {
 
  private:
   explicit Spmv(std::unique_ptr<detail::SpmvPlan>);
+  friend struct detail::SpmvDotAccess;
   std::unique_ptr<detail::SpmvPlan> plan_;
 };
 
