@@ -86,7 +86,6 @@ struct KrylovPlan {
   uint32_t esz = 4;
   KrylovOptions opt;
   Pipeline vector, scalar, diagonal[2];
-  uint32_t scalar_wg = tuning::kSolverScalarWorkgroup;
   std::optional<Spmv> spmv;
   std::optional<Copy> copy;
   std::optional<Fill> fill;
@@ -190,8 +189,8 @@ struct KrylovPlan {
       } else {
         VKPRIM_TRY(product(cmd, kVecP, kVecQ));
         vec_pass(cmd, kOpCgDot);
-        scalar_pass(cmd, kSopCgAlpha, temp.address + L.partials + uint64_t(kSolverSlotPq) * L.groups * esz,
-                    L.groups);
+        const uint64_t pq = temp.address + L.partials + uint64_t(kSolverSlotPq) * L.groups * esz;
+        scalar_pass(cmd, kSopCgAlpha, pq, L.groups);
       }
       vec_pass(cmd, kOpCgUpdate);
       scalar_pass(cmd, kSopCgBeta);
@@ -249,12 +248,11 @@ Result<KrylovSolver> KrylovSolver::create(const Context& context, ValueType type
                                       detail::kSolverVectorPushBytes, tuning::kSolverWorkgroup, 1);
   if (!vec) return vec.error();
   plan->vector = std::move(*vec);
-  plan->scalar_wg = tuning::solver_scalar_workgroup(ctx.device_class.cpu(),
-                                                    ctx.caps.max_workgroup_invocations,
-                                                    ctx.caps.max_shared_memory, plan->esz);
-  auto sc =
-      detail::Pipeline::create(ctx, variants::solver_scalar(real), detail::kSolverScalarPushBytes,
-                               plan->scalar_wg, 1);
+  const uint32_t scalar_wg = tuning::solver_scalar_workgroup(
+      ctx.device_class.cpu(), ctx.caps.max_workgroup_invocations, ctx.caps.max_shared_memory,
+      plan->esz);
+  auto sc = detail::Pipeline::create(ctx, variants::solver_scalar(real),
+                                     detail::kSolverScalarPushBytes, scalar_wg, 1);
   if (!sc) return sc.error();
   plan->scalar = std::move(*sc);
   if (o.preconditioner == Preconditioner::jacobi)
