@@ -112,7 +112,8 @@ VKPRIM_FIELDS = [
     "wide_offsets", "selected", "bins", "matrix", "rows", "cols", "nnz", "kernel", "kernel_option",
     "row_lanes", "column_blocks", "csr_build", "csr_ms", "rel_err", "round", "GBps", "method",
     "preconditioner", "tol", "iterations", "stop_reason", "true_residual", "ms_per_iteration",
-    "iteration_bytes", "width", "height"]
+    "iteration_bytes", "width", "height", "wall_ms", "check_every", "recorded_iterations",
+    "product_sums_dot", "sweep"]
 
 
 def fail(msg):
@@ -202,7 +203,9 @@ class Run:
         self.anchors = [r for r in recs if source_of(r) == "spmv_anchors"]
         self.spmv = [r for r in self.vk if r.get("operation") == "spmv"
                      and r.get("kernel_option", "auto") == "auto"]
-        self.solves = [r for r in self.vk if r.get("operation") == "solve"]
+        self.solves = [r for r in self.vk if r.get("operation") == "solve" and "sweep" not in r]
+        # `bench.sh check-every`: the same solve at several status-read intervals
+        self.sweeps = [r for r in self.vk if r.get("operation") == "solve" and "sweep" in r]
         self.cupyx = [r for r in recs if source_of(r) == "cupyx"]
 
     def families(self):
@@ -470,17 +473,45 @@ def solver_section(run):
         name = matrix_name(r["matrix"]) if r["matrix"].endswith(".mtx") else r["matrix"]
         floor = r["iteration_bytes"] / (gbps * 1e6)
         c = cupyx.get((os.path.basename(r["matrix"]), r["type"], r["preconditioner"]))
+        if "wall_ms" not in r:
+            fail("%s: a solve record without wall_ms (`vkprim solve --json` writes it)" % run.file)
+        wall = r["wall_ms"] / r["iterations"]
         rows.append([name, r["type"], r["preconditioner"],
                      "%d / %s" % (r["iterations"], c["iterations"] if c else "-"),
                      "%.3f" % r["ms_per_iteration"], "%.3f" % floor,
-                     "%.2f" % (r["ms_per_iteration"] / floor),
+                     "%.2f" % (r["ms_per_iteration"] / floor), "%.3f" % wall,
                      "%.3f" % c["ms_per_iteration"] if c else "-",
-                     "%.2f" % (c["ms_per_iteration"] / r["ms_per_iteration"]) if c else "-",
+                     "%.2f" % (c["ms_per_iteration"] / wall) if c else "-",
                      "%.1e / %s" % (r["true_residual"], "%.1e" % c["true_residual"] if c else "-")])
-    header = ["matrix", "type", "preconditioner", "iterations vkprim / cupyx", "vkprim ms per iteration",
-              "floor ms", "vkprim / floor", "cupyx ms per iteration", "cupyx / vkprim",
-              "true residual vkprim / cupyx"]
-    return ["The floor prices bytes at %.0f GB/s, the copy's (`vkprim bench copy`, 2^28 u32)." % gbps, ""] + table(header, rows)
+    header = ["matrix", "type", "preconditioner", "iterations vkprim / cupyx", "vkprim GPU ms per iteration",
+              "floor ms", "vkprim GPU / floor", "vkprim wall ms per iteration", "cupyx wall ms per iteration",
+              "cupyx / vkprim (wall)", "true residual vkprim / cupyx"]
+    out = ["The floor prices bytes at %.0f GB/s, the copy's (`vkprim bench copy`, 2^28 u32)." % gbps, ""]
+    out += table(header, rows)
+    if run.sweeps:
+        out += ["", "**Status-read interval** (`KrylovOptions::check_every`, `tools/device/bench.sh",
+                "check-every`): CG without a preconditioner, wall ms per iteration of the whole loop",
+                "(submissions, status reads and the iterations recorded past the stop included) by the",
+                "interval K; the 3-D Laplacian of 2^18 unknowns, bcsstk33 for 2000 iterations and the",
+                "2-D Laplacian of 2^24 unknowns. `-`: not in the call.", ""]
+        ks = sorted({r["check_every"] for r in run.sweeps})
+        cases, seen = {}, []
+        for r in run.sweeps:
+            key = (r["matrix"], r["type"])
+            if key not in cases:
+                cases[key] = {}
+                seen.append(key)
+            cases[key][r["check_every"]] = r
+        srows = []
+        for key in sorted(seen, key=lambda k: (order.get(k[1], 2), seen.index(k))):
+            m, t = key
+            byk = cases[key]
+            its = next(iter(byk.values()))["iterations"]
+            srows.append([matrix_name(m) if m.endswith(".mtx") else m, t, str(its)] +
+                         ["%.3f" % (byk[k]["wall_ms"] / byk[k]["iterations"]) if k in byk else "-"
+                          for k in ks])
+        out += table(["matrix", "type", "iterations"] + ["K = %d" % k for k in ks], srows)
+    return out
 
 
 def devices_of(runs):
@@ -592,13 +623,14 @@ def render(runs):
             w("")
             w("CG (`vkprim solve --no-check`, `tools/device/bench.sh solvers`) on the 2-D and 3-D")
             w("Laplacians of 2^24 unknowns, solved to the value type's default tolerance (f64 1e-8, f32")
-            w("1e-5), and on bcsstk33 for 2000 iterations; b = 1, x0 = 0. vkprim's time per iteration is")
-            w("GPU-timestamped blocks of 16 iterations over the iterations run. **floor**: the bytes an")
+            w("1e-5), and on bcsstk33 for 2000 iterations; b = 1, x0 = 0. vkprim's GPU time per iteration")
+            w("is GPU-timestamped blocks of 16 iterations over the iterations run; its wall time is the")
+            w("host's clock over the whole loop, status reads included. **floor**: the bytes an")
             w("iteration moves at the least (the SpMV's matrix and vectors once, and every vector each")
             w("vector pass reads or writes once: `iteration_bytes` in `tools/vkprim/cmd_solve.cpp`) at")
             w("the copy's bandwidth. cupyx: `cupyx.scipy.sparse.linalg.cg` on the same system")
             w("(`tools/device/cupyx_cg.py`), wall time between two device synchronizations over its")
-            w("iterations. The true residual ||b - A x|| / ||b|| is recomputed in f64; in f32 it drifts")
+            w("iterations, against vkprim's wall time. The true residual ||b - A x|| / ||b|| is recomputed in f64; in f32 it drifts")
             w("from the recursive one that stops the solve, on both sides.")
         for d in devices:
             w("")

@@ -14,6 +14,8 @@
 #          for `sass`: cp /usr/bin/zstd .device/bin/ (the driver's cache is zstd-compressed; the
 #            GPU machine has no zstd)
 #   There: bash tools/device/bench.sh primitives|sparse|solvers   (with .device carried; results in $OUT)
+#          bash tools/device/bench.sh check-every [f64|f32]: CG's time per iteration by status-read
+#            interval (the basis of KrylovOptions::check_every's default)
 #          bash tools/device/bench.sh compare primitives|sparse: a change against its parent, with
 #            the parent's build as .device/bin/vkprim.before: both binaries alternately, two
 #            rounds (ROUNDS=N for another count), on the same device in one call (every primitive at 2^20, 2^24 and 2^28; or
@@ -103,6 +105,22 @@ case "${1:-primitives}" in
             >> "$out/solver_vkprim.jsonl" || tail -n 3 "$out/solve.log"
           python3 tools/device/cupyx_cg.py "$g" $t $pre $tol "${climit[@]}" >> "$out/solver_cupyx.jsonl"
         done
+      done
+    done
+    ;;
+  check-every)
+    # The simple loop's status-read interval (KrylovOptions::check_every): CG's wall time per
+    # iteration (submissions, waits and the iterations a block runs past the stop included) at
+    # K = 1, 4, 16, 64, 256 on a short solve (3-D Laplacian of 2^18 unknowns), a real SPD matrix
+    # (2000 iterations) and a long one (2-D Laplacian of 2^24 unknowns). `check-every f32`: f32.
+    t=${2:-f64}; tol=1e-8; [ $t = f32 ] && tol=1e-5
+    for g in poisson3d:64 .device/real/bcsstk33.mtx poisson2d:4096; do
+      src=(--generate "$g"); lim=()
+      case $g in *.mtx) src=("$g"); lim=(--max-iterations 2000) ;; esac
+      for k in 1 4 16 64 256; do
+        $vk solve "${src[@]}" --values $t --tol $tol "${lim[@]}" --check-every $k --no-check \
+          --json - 2> "$out/solve.log" | python3 -c 'import json,sys; [print(json.dumps(dict(r, sweep="check_every"))) for r in json.load(sys.stdin)]' \
+          >> "$out/solver_check_every.jsonl" || tail -n 3 "$out/solve.log"
       done
     done
     ;;

@@ -85,9 +85,11 @@ struct KrylovOptions {
   // At most this many iterations; 0: 2 * rows (Eigen's default).
   uint64_t max_iterations = 0;
   // Iterations per block of the simple loop (solve()): the host reads the status once per
-  // block. 16 by default: a read is a submission and a wait, which costs about as much as
-  // a block of iterations on small systems, while the iterations of a block after the stop
-  // cost only their passes' launch (they skip) and never change the result.
+  // block. A read is a submission and a wait, which costs about as much as a block of
+  // iterations on small systems; the iterations of a block after the stop never change the
+  // result, but each still runs its product (the vector passes skip). 16 by default: close to
+  // the best interval on short and long solves alike (docs/sparse-gpu.md says how it was
+  // chosen).
   uint32_t check_every = 16;
   // The options of the Spmv plan that computes A p.
   SpmvOptions spmv = {};
