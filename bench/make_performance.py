@@ -630,8 +630,9 @@ def render(runs):
             w("vector pass reads or writes once: `iteration_bytes` in `tools/vkprim/cmd_solve.cpp`) at")
             w("the copy's bandwidth. cupyx: `cupyx.scipy.sparse.linalg.cg` on the same system")
             w("(`tools/device/cupyx_cg.py`), wall time between two device synchronizations over its")
-            w("iterations, against vkprim's wall time. The true residual ||b - A x|| / ||b|| is recomputed in f64; in f32 it drifts")
-            w("from the recursive one that stops the solve, on both sides.")
+            w("iterations, against vkprim's wall time. The true residual ||b - A x|| / ||b|| is")
+            w("recomputed in f64; in f32 it drifts from the recursive one that stops the solve, on both")
+            w("sides.")
         for d in devices:
             w("")
             w("### " + name_of[d])
