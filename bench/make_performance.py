@@ -495,17 +495,11 @@ def solver_section(run):
                 "interval K; the 3-D Laplacian of 2^18 unknowns, bcsstk33 for 2000 iterations and the",
                 "2-D Laplacian of 2^24 unknowns. `-`: not in the call.", ""]
         ks = sorted({r["check_every"] for r in run.sweeps})
-        cases, seen = {}, []
+        cases = {}  # (matrix, type) -> {K: record}, in the call's order
         for r in run.sweeps:
-            key = (r["matrix"], r["type"])
-            if key not in cases:
-                cases[key] = {}
-                seen.append(key)
-            cases[key][r["check_every"]] = r
+            cases.setdefault((r["matrix"], r["type"]), {})[r["check_every"]] = r
         srows = []
-        for key in sorted(seen, key=lambda k: (order.get(k[1], 2), seen.index(k))):
-            m, t = key
-            byk = cases[key]
+        for (m, t), byk in sorted(cases.items(), key=lambda c: order.get(c[0][1], 2)):
             its = next(iter(byk.values()))["iterations"]
             srows.append([matrix_name(m) if m.endswith(".mtx") else m, t, str(its)] +
                          ["%.3f" % (byk[k]["wall_ms"] / byk[k]["iterations"]) if k in byk else "-"
