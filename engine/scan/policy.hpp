@@ -19,16 +19,19 @@ inline constexpr uint32_t kScanWorkgroup = 256;
 // The segmented scans' head-flag pass (segment_heads.comp): an element-wise grid.
 inline constexpr Elementwise kSegmentHeads{256, 4};
 constexpr uint32_t scan_items(uint32_t agg_words) { return agg_words == 1 ? 16 : agg_words == 2 ? 8 : 4; }
-// The single pass (scan_tiles) in the subgroup layer: 32 items for one-word aggregates, tiles of
-// 8192, which halve the look-back chain of 16 items' tiles. The shared-memory layer and the
-// reduce-then-scan passes keep scan_items: they run slower with 32 items.
+// The single pass (scan_tiles) in the subgroup layer takes twice scan_items for aggregates of one
+// or two words: 32 items for one word (tiles of 8192 at 256 invocations), 16 for two (segmented
+// scans of 4-byte values, 8-byte values off NVIDIA; tiles of 8192 at 512 invocations). That
+// halves the look-back chain; the registers a two-word tile of 16 items needs still leave the
+// pass memory-bound. The shared-memory layer and the reduce-then-scan passes keep scan_items:
+// they run slower with more items.
 constexpr uint32_t scan_single_pass_items(uint32_t agg_words, bool subgroup) {
-  return subgroup && agg_words == 1 ? 32 : scan_items(agg_words);
+  if (subgroup && agg_words <= 2) return 2 * scan_items(agg_words);
+  return scan_items(agg_words);
 }
 // The single pass's workgroup: 512 invocations for aggregates of two or more words (segmented
-// scans, 8-byte values, compensated sums: 8 or 4 items per invocation), so that the look-back
-// chain has half as many tiles; 256 for one-word aggregates (32 items: tiles of 8192 already).
-// At most the device's limit.
+// scans, 8-byte values, compensated sums), so that the look-back chain has half as many tiles;
+// 256 for one-word aggregates (32 items: tiles of 8192 already). At most the device's limit.
 constexpr uint32_t scan_single_pass_workgroup(uint32_t agg_words) {
   return agg_words >= 2 ? 2 * kScanWorkgroup : kScanWorkgroup;
 }

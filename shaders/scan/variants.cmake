@@ -9,7 +9,7 @@ set(VKPRIM_SCAN_PASSES scan_tiles reduce_tiles scan_partials scan_ranges)
 
 # Items per invocation, compiled in (FIXED_ITEMS), by the aggregate's size in 32-bit words
 # (registers): 16 for one word, 8 for two, 4 for more; the single pass's subgroup build takes
-# 32 for one-word aggregates. engine/scan/policy.hpp's scan_items() and
+# twice that for one- and two-word aggregates (32, 16). engine/scan/policy.hpp's scan_items() and
 # scan_single_pass_items() hold the same table and static_assert it against every variant's
 # FIXED_ITEMS (shader_fixed_items()), so the two cannot drift apart.
 function(vkprim_scan_fixed_items out op type pass layer)
@@ -30,6 +30,9 @@ function(vkprim_scan_fixed_items out op type pass layer)
     endif()
   elseif(words EQUAL 2)
     set(items 8)
+    if(pass STREQUAL "scan_tiles" AND layer STREQUAL "sg")
+      set(items 16)
+    endif()
   else()
     set(items 4)
   endif()
